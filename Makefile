@@ -1,0 +1,35 @@
+# Two commands for a fresh machine: `make run` (install, then the default workflow) and
+# `make test` (install, then the tests). Everything installs into .venv inside the checkout.
+VENV ?= .venv
+PYTHON ?= python3
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+CORES ?= all
+
+.PHONY: install run test lint format clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/snakemake --cores $(CORES)
+
+test: $(STAMP)
+	$(BIN)/pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/snakefmt --check Snakefile workflow/rules
+
+format: $(STAMP)
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+	$(BIN)/snakefmt Snakefile workflow/rules
+
+clean:
+	rm -rf results resources .snakemake

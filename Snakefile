@@ -1,0 +1,24 @@
+# multilingual-transfer-eval: fine-tune on English, predict every language, score, tabulate.
+# The default config runs offline on the demo data; a --configfile replaces it entirely
+# (config/xtreme.yaml, config/xlmr.yaml are complete runs), while --config keys still apply.
+
+
+if not workflow.config_settings.configfiles:
+
+    configfile: "config/config.yaml"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/download.smk"
+include: "workflow/rules/model.smk"
+include: "workflow/rules/tokenize.smk"
+include: "workflow/rules/finetune.smk"
+include: "workflow/rules/predict.smk"
+include: "workflow/rules/score.smk"
+include: "workflow/rules/aggregate.smk"
+
+
+rule all:
+    default_target: True
+    input:
+        all_tables(),

@@ -1,0 +1,99 @@
+import sys
+from pathlib import Path
+
+from snakemake.exceptions import WorkflowError
+from snakemake.utils import validate
+
+# The package lives beside the scripts; importing it from there works without installing.
+sys.path.insert(0, str(Path(workflow.basedir) / "workflow" / "scripts"))
+
+from mte.config import (
+    SETTINGS,
+    check_config,
+    check_schema,
+    task_languages,
+)  # noqa: E402
+from mte.errors import MteError  # noqa: E402
+from mte.tasks import SPLITS, TASKS, get_task  # noqa: E402
+
+
+def _check_configuration():
+    """Stop before any job with one message naming the config key at fault."""
+    try:
+        for name in config.get("tasks") or {}:
+            get_task(name)
+        check_schema(config, Path(workflow.basedir) / "config" / "schema.yaml")
+        validate(config, "../../config/schema.yaml")
+        check_config(config)
+    except MteError as err:
+        raise WorkflowError(f"Configuration error: {err}") from None
+
+
+_check_configuration()
+
+
+wildcard_constraints:
+    model=r"[A-Za-z0-9][A-Za-z0-9_.-]*",
+    task="|".join(TASKS),
+    lang=r"[a-z]{2,3}",
+    split="|".join(SPLITS),
+    setting="|".join(SETTINGS),
+    seed=r"\d+",
+
+
+def model_entry(name):
+    """The config entry of a model, by name."""
+    return next(m for m in config["models"] if m["name"] == name)
+
+
+def task_config(task):
+    return config["tasks"][task]
+
+
+def hyperparameters(task):
+    return task_config(task)["hyperparameters"]
+
+
+def source_params(task):
+    """Only what decides the downloaded content, so that adding a language reruns nothing else."""
+    cfg = task_config(task)
+    return {k: cfg.get(k) for k in ("source", "path", "files", "revision")}
+
+
+def eval_split(task):
+    return task_config(task)["eval_split"]
+
+
+def train_language(task):
+    return get_task(task).train_language
+
+
+def features_path(model, task, lang, split):
+    return f"results/{model}/{task}/features/{lang}/{split}/features.pt"
+
+
+def data_meta(task, lang, split):
+    return f"resources/data/{task}/{lang}/{split}.meta.json"
+
+
+def run_dir(wc):
+    return f"results/{wc.model}/{wc.task}/{wc.setting}/seed{wc.seed}"
+
+
+def task_scores(task):
+    """Every score file of a task: models x settings x seeds x languages."""
+    return [
+        f"results/{m['name']}/{task}/{setting}/seed{seed}/scores/{lang}.json"
+        for m in config["models"]
+        for setting in config["settings"]
+        for seed in config["seeds"]
+        for lang in task_languages(task, config)
+    ]
+
+
+def all_tables():
+    return [
+        f"results/tables/{task}.{ext}"
+        for task in config["tasks"]
+        for ext in ("csv", "md")
+    ]

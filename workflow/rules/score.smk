@@ -1,0 +1,21 @@
+rule score:
+    input:
+        predictions="results/{model}/{task}/{setting}/seed{seed}/predictions/{lang}.jsonl",
+        gold=lambda wc: f"resources/data/{wc.task}/{wc.lang}/{eval_split(wc.task)}.jsonl",
+        base_model="resources/models/{model}",
+        model="results/{model}/{task}/{setting}/seed{seed}/model",
+        data_meta=lambda wc: [
+            data_meta(wc.task, train_language(wc.task), "train"),
+            data_meta(wc.task, train_language(wc.task), "dev"),
+            data_meta(wc.task, wc.lang, eval_split(wc.task)),
+        ],
+    output:
+        "results/{model}/{task}/{setting}/seed{seed}/scores/{lang}.json",
+    log:
+        "results/logs/score/{model}/{task}/{setting}/seed{seed}/{lang}.log",
+    benchmark:
+        "results/benchmarks/score/{model}/{task}/{setting}/seed{seed}/{lang}.tsv"
+    params:
+        split=lambda wc: eval_split(wc.task),
+    script:
+        "../scripts/score.py"

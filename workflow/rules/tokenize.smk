@@ -1,0 +1,15 @@
+rule tokenize:
+    input:
+        data="resources/data/{task}/{lang}/{split}.jsonl",
+        model="resources/models/{model}",
+    output:
+        "results/{model}/{task}/features/{lang}/{split}/features.pt",
+    log:
+        "results/logs/tokenize/{model}/{task}/{lang}/{split}.log",
+    benchmark:
+        "results/benchmarks/tokenize/{model}/{task}/{lang}/{split}.tsv"
+    threads: config["threads"]["tokenize"]
+    params:
+        max_length=lambda wc: hyperparameters(wc.task)["max_length"],
+    script:
+        "../scripts/tokenize.py"

@@ -1,0 +1,18 @@
+"""Rule aggregate: a task's score files into its table (CSV and Markdown)."""
+
+from mte.io import read_json, write_text
+from mte.logs import rule_logging
+from mte.tables import task_table, to_markdown
+from mte.tasks import get_task
+
+with rule_logging(snakemake) as log:
+    task = get_task(snakemake.wildcards.task)
+    languages = snakemake.params.languages
+    scores = [read_json(path) for path in snakemake.input]
+    table = task_table(scores, languages, task.primary_metric)
+    write_text(snakemake.output.csv, table.to_csv(index=False, float_format="%.2f"))
+    write_text(
+        snakemake.output.md,
+        to_markdown(table, languages, f"{task.title} ({task.primary_metric}, %)"),
+    )
+    log.info("%d rows", len(table))

@@ -1,0 +1,35 @@
+"""Padding features into tensors, and the length-sorted order used for inference."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import torch
+
+
+def collate(
+    features: dict[str, Any], indices: Sequence[int], pad_id: int
+) -> dict[str, torch.Tensor]:
+    """Pad the examples at ``indices`` to the longest of them (padding per batch, not global)."""
+    rows = [features["input_ids"][i] for i in indices]
+    width = max(len(row) for row in rows)
+    input_ids = torch.full((len(rows), width), pad_id, dtype=torch.long)
+    attention_mask = torch.zeros((len(rows), width), dtype=torch.long)
+    for r, row in enumerate(rows):
+        input_ids[r, : len(row)] = torch.tensor(row, dtype=torch.long)
+        attention_mask[r, : len(row)] = 1
+    batch = {"input_ids": input_ids, "attention_mask": attention_mask}
+    if "token_type_ids" in features:
+        token_types = torch.zeros((len(rows), width), dtype=torch.long)
+        for r, i in enumerate(indices):
+            row = features["token_type_ids"][i]
+            token_types[r, : len(row)] = torch.tensor(row, dtype=torch.long)
+        batch["token_type_ids"] = token_types
+    return batch
+
+
+def length_sorted_batches(features: dict[str, Any], batch_size: int) -> list[list[int]]:
+    """Batches of indices in order of length, so that little compute goes into padding."""
+    order = sorted(range(len(features["input_ids"])), key=lambda i: len(features["input_ids"][i]))
+    return [order[start : start + batch_size] for start in range(0, len(order), batch_size)]

@@ -1,0 +1,101 @@
+"""Checks of the configuration beyond its JSON Schema, and what it asks the workflow to make.
+
+Everything here runs while Snakemake builds the DAG, so a bad config stops before any job.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from mte.data import resolve_file
+from mte.errors import ConfigError
+from mte.tasks import get_task
+
+SETTINGS = ("zero-shot",)
+
+
+def check_schema(config: dict[str, Any], schema_path: str | Path) -> None:
+    """Validate against the JSON Schema; the first error becomes a :class:`ConfigError` whose
+    key is the dotted path of the offending value (defaults are filled in by Snakemake's
+    ``validate`` afterwards)."""
+    import jsonschema
+    import yaml
+
+    schema = yaml.safe_load(Path(schema_path).read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(config))
+    if error is not None:
+        path = [str(p) for p in error.absolute_path]
+        # name list items by their model name where there is one
+        if len(path) >= 2 and path[0] == "models" and path[1].isdigit():
+            entry = config["models"][int(path[1])]
+            if isinstance(entry, dict) and "name" in entry:
+                path[1] = str(entry["name"])
+        raise ConfigError(".".join(path) or "(top level)", error.message)
+
+
+def task_languages(task_name: str, config: dict[str, Any]) -> list[str]:
+    """The evaluation languages of a task: the config's list, else the source's full list."""
+    task_cfg = config["tasks"][task_name]
+    task = get_task(task_name)
+    if task_cfg.get("languages"):
+        return list(task_cfg["languages"])
+    if task_cfg["source"] == "demo":
+        return list(task.demo_languages)
+    return list(task.languages)
+
+
+def needed_splits(task_name: str, config: dict[str, Any]) -> list[tuple[str, str]]:
+    """(language, split) pairs the task's runs read: training data, dev, evaluation sets."""
+    task = get_task(task_name)
+    eval_split = config["tasks"][task_name]["eval_split"]
+    pairs = [(task.train_language, "train"), (task.train_language, "dev")]
+    pairs += [(language, eval_split) for language in task_languages(task_name, config)]
+    return list(dict.fromkeys(pairs))
+
+
+def check_config(config: dict[str, Any]) -> None:
+    """Raise one :class:`ConfigError` naming the key of the first problem found."""
+    names = [model["name"] for model in config["models"]]
+    for name, count in Counter(names).items():
+        if count > 1:
+            raise ConfigError("models", f"model name '{name}' is used {count} times")
+    for model in config["models"]:
+        key = f"models.{model['name']}"
+        required = {"hub": "id", "local": "path"}.get(model["source"])
+        if required and not model.get(required):
+            raise ConfigError(f"{key}.{required}", f"source '{model['source']}' needs '{required}'")
+        if model["source"] == "local" and not (Path(model["path"]) / "config.json").is_file():
+            raise ConfigError(
+                f"{key}.path",
+                f"{model['path']} is not a Hugging Face model folder (no config.json)",
+            )
+    for setting in config["settings"]:
+        if setting not in SETTINGS:
+            raise ConfigError(
+                "settings", f"unknown setting '{setting}' (known: {', '.join(SETTINGS)})"
+            )
+    if not config["tasks"]:
+        raise ConfigError("tasks", "no task to run")
+    for task_name, task_cfg in config["tasks"].items():
+        task = get_task(task_name)
+        key = f"tasks.{task_name}"
+        for language in task_cfg.get("languages") or []:
+            task.check_language(language, f"{key}.languages")
+        if task_cfg["source"] == "demo" and not task.demo_languages:
+            raise ConfigError(f"{key}.source", f"{task.title} has no demo data; use hub or files")
+        if task_cfg["source"] == "demo":
+            for language in task_languages(task_name, config):
+                if language not in task.demo_languages:
+                    raise ConfigError(
+                        f"{key}.languages",
+                        f"the demo data of {task.title} has no '{language}' (it has: "
+                        f"{', '.join(task.demo_languages)})",
+                    )
+        if task_cfg["source"] == "files":
+            if not task_cfg.get("path") and not task_cfg.get("files"):
+                raise ConfigError(f"{key}.path", "source 'files' needs 'path' (a folder)")
+            for language, split in needed_splits(task_name, config):
+                resolve_file(task, task_cfg, language, split)

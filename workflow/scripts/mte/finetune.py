@@ -1,0 +1,200 @@
+"""Fine-tuning on the training language, model selection on its dev set, resumable checkpoints."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+import shutil
+from pathlib import Path
+from typing import Any
+
+import torch
+from tqdm import tqdm
+
+from mte.batching import collate
+from mte.features import load_features
+from mte.io import atomic_path, sha256_file, write_json
+from mte.metrics import accuracy
+from mte.predict import predict_label_indices
+
+log = logging.getLogger(__name__)
+
+CHECKPOINT = "checkpoint.pt"
+BEST = "best.pt"
+
+
+def _signature(hp: dict[str, Any], seed: int, train_path: Path, model_dir: Path) -> str:
+    """What a checkpoint was made for: a checkpoint of other settings is never resumed."""
+    payload = json.dumps(
+        {
+            "hp": hp,
+            "seed": seed,
+            "train": sha256_file(train_path),
+            "model": sha256_file(model_dir / "config.json"),
+        },
+        sort_keys=True,
+    )
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def _parameter_groups(model: torch.nn.Module, weight_decay: float) -> list[dict[str, Any]]:
+    """AdamW groups: no weight decay on biases and LayerNorm weights (as BERT/XTREME)."""
+    decay, no_decay = [], []
+    for name, parameter in model.named_parameters():
+        if not parameter.requires_grad:
+            continue
+        (no_decay if name.endswith("bias") or "LayerNorm" in name else decay).append(parameter)
+    return [
+        {"params": decay, "weight_decay": weight_decay},
+        {"params": no_decay, "weight_decay": 0.0},
+    ]
+
+
+def _save(obj: Any, path: Path) -> None:
+    with atomic_path(path) as tmp:
+        torch.save(obj, tmp)
+
+
+def finetune_classifier(
+    model_dir: str | Path,
+    train_path: str | Path,
+    dev_path: str | Path,
+    out_dir: str | Path,
+    checkpoint_dir: str | Path,
+    hp: dict[str, Any],
+    seed: int,
+) -> dict[str, Any]:
+    """Fine-tune a sequence classifier; keep the epoch with the best dev accuracy.
+
+    ``hp``: learning_rate, epochs, batch_size, warmup_ratio, weight_decay, max_grad_norm,
+    eval_batch_size, freeze_word_embeddings, checkpoint_every_steps. A checkpoint with the
+    same signature (hyper-parameters, seed, training data, model) in ``checkpoint_dir`` is
+    resumed from its exact step; the data order and dropout RNG are restored with it.
+    """
+    from transformers import (
+        AutoModelForSequenceClassification,
+        AutoTokenizer,
+        get_linear_schedule_with_warmup,
+    )
+
+    model_dir, out_dir, checkpoint_dir = Path(model_dir), Path(out_dir), Path(checkpoint_dir)
+    train, dev = load_features(train_path), load_features(dev_path)
+    labels = train["label_names"]
+    torch.manual_seed(seed)
+    tokenizer = AutoTokenizer.from_pretrained(model_dir)
+    model = AutoModelForSequenceClassification.from_pretrained(
+        model_dir,
+        num_labels=len(labels),
+        id2label=dict(enumerate(labels)),
+        label2id={label: i for i, label in enumerate(labels)},
+    )
+    if hp["freeze_word_embeddings"]:
+        model.get_input_embeddings().weight.requires_grad_(False)
+    pad_id = tokenizer.pad_token_id
+    optimizer = torch.optim.AdamW(
+        _parameter_groups(model, hp["weight_decay"]), lr=hp["learning_rate"]
+    )
+    n_train, batch_size = len(train["input_ids"]), hp["batch_size"]
+    steps_per_epoch = math.ceil(n_train / batch_size)
+    total_steps = steps_per_epoch * hp["epochs"]
+    scheduler = get_linear_schedule_with_warmup(
+        optimizer, int(hp["warmup_ratio"] * total_steps), total_steps
+    )
+    signature = _signature(hp, seed, Path(train_path), model_dir)
+    state = {"step": 0, "epoch": 0, "batch": 0, "best": None, "history": []}
+    checkpoint_file = checkpoint_dir / CHECKPOINT
+    if checkpoint_file.is_file():
+        saved = torch.load(checkpoint_file, weights_only=False)
+        if saved["signature"] == signature:
+            model.load_state_dict(saved["model"])
+            optimizer.load_state_dict(saved["optimizer"])
+            scheduler.load_state_dict(saved["scheduler"])
+            torch.set_rng_state(saved["rng"])
+            state = saved["state"]
+            log.info(
+                "resuming from checkpoint at step %d (epoch %d)", state["step"], state["epoch"]
+            )
+        else:
+            log.info("ignoring a checkpoint made with other settings")
+            shutil.rmtree(checkpoint_dir)
+    checkpoint_dir.mkdir(parents=True, exist_ok=True)
+
+    def save_checkpoint() -> None:
+        _save(
+            {
+                "signature": signature,
+                "model": model.state_dict(),
+                "optimizer": optimizer.state_dict(),
+                "scheduler": scheduler.state_dict(),
+                "rng": torch.get_rng_state(),
+                "state": state,
+            },
+            checkpoint_file,
+        )
+        log.info("checkpoint saved at step %d", state["step"])
+
+    log.info(
+        "fine-tuning on %d examples: %d epochs x %d steps, batch %d, seed %d",
+        n_train,
+        hp["epochs"],
+        steps_per_epoch,
+        batch_size,
+        seed,
+    )
+    progress = tqdm(total=total_steps, initial=state["step"], desc="fine-tune", unit="step")
+    every = hp["checkpoint_every_steps"]
+    while state["epoch"] < hp["epochs"]:
+        # the order of an epoch depends on (seed, epoch) only, so a resumed run sees the same
+        order = torch.randperm(
+            n_train, generator=torch.Generator().manual_seed(seed * 1009 + state["epoch"])
+        )
+        model.train()
+        while state["batch"] < steps_per_epoch:
+            indices = order[
+                state["batch"] * batch_size : (state["batch"] + 1) * batch_size
+            ].tolist()
+            batch = collate(train, indices, pad_id)
+            batch["labels"] = torch.tensor([train["labels"][i] for i in indices])
+            loss = model(**batch).loss
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), hp["max_grad_norm"])
+            optimizer.step()
+            scheduler.step()
+            optimizer.zero_grad()
+            state["step"] += 1
+            state["batch"] += 1
+            progress.update(1)
+            progress.set_postfix(loss=f"{loss.item():.4f}")
+            if every and state["step"] % every == 0 and state["batch"] < steps_per_epoch:
+                save_checkpoint()
+        dev_predictions = predict_label_indices(model, dev, hp["eval_batch_size"], pad_id)
+        dev_accuracy = accuracy(dev["labels"], dev_predictions)
+        state["history"].append(
+            {"epoch": state["epoch"] + 1, "step": state["step"], "dev_accuracy": dev_accuracy}
+        )
+        log.info("epoch %d: dev accuracy %.4f", state["epoch"] + 1, dev_accuracy)
+        if state["best"] is None or dev_accuracy > state["best"]["dev_accuracy"]:
+            state["best"] = state["history"][-1]
+            _save(model.state_dict(), checkpoint_dir / BEST)
+        state["epoch"] += 1
+        state["batch"] = 0
+        save_checkpoint()
+    progress.close()
+
+    model.load_state_dict(torch.load(checkpoint_dir / BEST, weights_only=True))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(out_dir)
+    tokenizer.save_pretrained(out_dir)
+    record = {
+        "hyperparameters": hp,
+        "seed": seed,
+        "selected": state["best"],
+        "history": state["history"],
+        "train_examples": n_train,
+        "dev_examples": len(dev["input_ids"]),
+    }
+    write_json(out_dir / "training.json", record)
+    shutil.rmtree(checkpoint_dir)
+    return record

@@ -1,0 +1,142 @@
+"""Prepare a model entry of the config as a Hugging Face folder under resources/models/."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from mte.errors import ConfigError, MteError
+from mte.io import sha256_file, write_json
+
+MODEL_RECORD = "mte_model.json"
+SPECIAL_TOKENS = ("<s>", "<pad>", "</s>", "<unk>", "<mask>")
+
+
+def prepare_model(model_cfg: dict[str, Any], out_dir: str | Path) -> dict[str, Any]:
+    """Turn one ``models:`` entry into a Hugging Face folder at ``out_dir``.
+
+    Writes ``mte_model.json`` beside the weights: the source, and the revision or the
+    checksum of what was used, so that results files can say which model produced them.
+    """
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    source = model_cfg["source"]
+    if source == "local":
+        record = _link_local(model_cfg, out_dir)
+    elif source == "hub":
+        record = _snapshot_hub(model_cfg, out_dir)
+    elif source == "tiny":
+        record = build_tiny_model(out_dir, demo_texts(), seed=model_cfg.get("seed", 0))
+    else:
+        raise ConfigError(f"models.{model_cfg['name']}.source", f"unknown source '{source}'")
+    record = {"name": model_cfg["name"], **record}
+    write_json(out_dir / MODEL_RECORD, record)
+    return record
+
+
+def _link_local(model_cfg: dict[str, Any], out_dir: Path) -> dict[str, Any]:
+    """Use a local Hugging Face folder as it is: its files are linked, not copied."""
+    src = Path(model_cfg["path"]).resolve()
+    if not (src / "config.json").is_file():
+        raise ConfigError(
+            f"models.{model_cfg['name']}.path", f"{src} is not a Hugging Face model folder"
+        )
+    checksums = {}
+    for item in sorted(src.iterdir()):
+        if item.is_file():
+            target = out_dir / item.name
+            if target.exists() or target.is_symlink():
+                target.unlink()
+            os.symlink(item, target)
+            checksums[item.name] = sha256_file(item)
+    return {"source": "local", "path": str(src), "sha256": checksums}
+
+
+def _snapshot_hub(model_cfg: dict[str, Any], out_dir: Path) -> dict[str, Any]:
+    """Fetch ``id`` at ``revision`` with ``huggingface_hub.snapshot_download``."""
+    from huggingface_hub import snapshot_download
+
+    repo_id, revision = model_cfg["id"], model_cfg.get("revision", "main")
+    try:
+        snapshot_download(
+            repo_id=repo_id,
+            revision=revision,
+            local_dir=out_dir,
+            allow_patterns=["*.json", "*.safetensors", "*.model", "*.txt"],
+        )
+    except Exception as err:  # offline, unknown id or revision
+        raise MteError(
+            f"could not download model {repo_id} (revision {revision}) from the Hugging Face "
+            f"hub: {type(err).__name__}: {err}. Without network access, download it elsewhere "
+            f"and set models: [{{name: {model_cfg['name']}, source: local, path: /the/folder}}]."
+        ) from err
+    return {"source": "hub", "id": repo_id, "revision": revision}
+
+
+def demo_texts() -> list[str]:
+    """All sentences of the shipped demo data (the tiny model's tokenizer is trained on them)."""
+    from mte.data import demo_dir
+    from mte.tasks import TASKS
+
+    texts = []
+    for task in TASKS.values():
+        folder = demo_dir(task)
+        if folder.is_dir():
+            for path in sorted(folder.glob("*.tsv")):
+                for line in path.read_text(encoding="utf-8").splitlines():
+                    texts.extend(line.split("\t")[:2])
+    return texts
+
+
+def build_tiny_model(out_dir: str | Path, texts: Iterable[str], seed: int = 0) -> dict[str, Any]:
+    """A randomly initialised 2-layer BERT with a unigram tokenizer trained on ``texts``.
+
+    For tests and plumbing checks: it runs the whole chain in seconds and learns little.
+    """
+    import torch
+    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
+    from tokenizers.trainers import UnigramTrainer
+    from transformers import BertConfig, BertModel, PreTrainedTokenizerFast
+
+    out_dir = Path(out_dir)
+    tokenizer = Tokenizer(models.Unigram())
+    tokenizer.normalizer = normalizers.NFKC()
+    tokenizer.pre_tokenizer = pre_tokenizers.Metaspace()
+    tokenizer.decoder = decoders.Metaspace()
+    trainer = UnigramTrainer(
+        vocab_size=2000, special_tokens=list(SPECIAL_TOKENS), unk_token="<unk>"
+    )
+    tokenizer.train_from_iterator(list(texts), trainer=trainer)
+    bos, eos = tokenizer.token_to_id("<s>"), tokenizer.token_to_id("</s>")
+    tokenizer.post_processor = processors.TemplateProcessing(
+        single="<s> $A </s>",
+        pair="<s> $A </s> </s> $B </s>",
+        special_tokens=[("<s>", bos), ("</s>", eos)],
+    )
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tokenizer,
+        bos_token="<s>",
+        eos_token="</s>",
+        cls_token="<s>",
+        sep_token="</s>",
+        pad_token="<pad>",
+        unk_token="<unk>",
+        mask_token="<mask>",
+        model_max_length=512,
+    )
+    fast.model_input_names = ["input_ids", "attention_mask"]
+    fast.save_pretrained(out_dir)
+    torch.manual_seed(seed)
+    config = BertConfig(
+        vocab_size=tokenizer.get_vocab_size(),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=512,
+        pad_token_id=tokenizer.token_to_id("<pad>"),
+    )
+    BertModel(config).save_pretrained(out_dir)
+    return {"source": "tiny", "seed": seed, "sha256": sha256_file(out_dir / "model.safetensors")}

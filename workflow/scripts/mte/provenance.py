@@ -1,0 +1,71 @@
+"""What produced a number: package versions, hardware, model and data checksums."""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+from collections.abc import Iterable
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+PACKAGES = (
+    "mte",
+    "torch",
+    "transformers",
+    "tokenizers",
+    "datasets",
+    "snakemake",
+    "pandas",
+    "numpy",
+)
+
+
+def package_versions() -> dict[str, str | None]:
+    """Installed versions of the packages that shape a result."""
+    versions: dict[str, str | None] = {"python": sys.version.split()[0]}
+    for name in PACKAGES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = None
+    return versions
+
+
+def hardware() -> dict[str, Any]:
+    """The machine a step ran on."""
+    import torch
+
+    record: dict[str, Any] = {
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+        "torch_threads": torch.get_num_threads(),
+        "cuda": torch.cuda.is_available(),
+    }
+    if record["cuda"]:
+        record["gpu"] = torch.cuda.get_device_name(0)
+    return record
+
+
+def environment() -> dict[str, Any]:
+    """Package versions and hardware together."""
+    return {"packages": package_versions(), "hardware": hardware()}
+
+
+def result_provenance(
+    base_model_dir: str | Path, finetuned_dir: str | Path, data_meta: Iterable[str | Path]
+) -> dict[str, Any]:
+    """Everything a score depends on: model source and checksum or revision, the fine-tune's
+    hyper-parameters and seed, the data sources with checksums, package versions, hardware."""
+    from mte.io import read_json
+    from mte.models import MODEL_RECORD
+
+    training = read_json(Path(finetuned_dir) / "training.json")
+    return {
+        "model": read_json(Path(base_model_dir) / MODEL_RECORD),
+        "training": {k: training[k] for k in ("hyperparameters", "seed", "selected")},
+        "data": [read_json(path) for path in data_meta],
+        **environment(),
+    }

@@ -1,0 +1,62 @@
+"""Hugging Face hub datasets into canonical examples.
+
+Loading goes through ``datasets.load_dataset`` with the real ids and configs; the mapping from
+the hub's columns into our schema is a separate function so that it is tested on local files
+of the hub's own schema (our machines cannot reach the hub).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mte.errors import MteError
+from mte.tasks import Task
+
+
+class HubUnavailableError(MteError):
+    """The hub could not be reached (offline, or the id/config does not exist)."""
+
+
+def load_hub_split(
+    hub_id: str, config_name: str | None, split: str, revision: str | None = None
+) -> Any:
+    """``datasets.load_dataset`` for one config and split, with an actionable error."""
+    import datasets
+
+    try:
+        return datasets.load_dataset(hub_id, config_name, split=split, revision=revision)
+    except Exception as err:  # datasets raises many types for "cannot fetch"
+        raise HubUnavailableError(
+            f"could not load {hub_id} (config {config_name}, split {split}) from the Hugging "
+            f"Face hub: {type(err).__name__}: {err}. Without network access, set the task's "
+            "'source: files' and 'path:' to a local copy in the benchmark's released format "
+            "(see README.md, 'Running on local files')."
+        ) from err
+
+
+def pair_examples_from_hub(dataset: Any, task: Task, id_prefix: str = "") -> list[dict[str, Any]]:
+    """Map a hub pair-classification split into ``id, text_a, text_b, label``.
+
+    Label ids go through the dataset's own ``ClassLabel`` names, never through our label order.
+    """
+    column_a, column_b = task.hub_text_columns
+    names = dataset.features["label"].names
+    examples = []
+    for index, row in enumerate(dataset):
+        label_id = row["label"]
+        if not 0 <= label_id < len(names):
+            raise MteError(
+                f"{task.hub_id}: row {index} has label id {label_id}, outside the dataset's "
+                f"label names {names}"
+            )
+        label = task.canonical_label(names[label_id])
+        if label is None:
+            raise MteError(
+                f"{task.hub_id}: row {index} has label '{names[label_id]}', not a label of "
+                f"{task.title} ({', '.join(task.labels)})"
+            )
+        example_id = str(row["id"]) if "id" in row else f"{id_prefix}{index + 1}"
+        examples.append(
+            {"id": example_id, "text_a": row[column_a], "text_b": row[column_b], "label": label}
+        )
+    return examples

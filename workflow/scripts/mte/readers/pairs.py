@@ -1,0 +1,130 @@
+"""Pair-classification readers (XNLI, PAWS-X, MultiNLI) into ``id, text_a, text_b, label``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from mte.errors import InputError
+from mte.readers.text import read_lines, split_tsv
+from mte.tasks import Task
+
+HEADER_LABEL_NAMES = ("label", "gold_label")
+
+
+def _label(task: Task, path: str | Path, number: int, raw: str) -> str:
+    label = task.canonical_label(raw.strip())
+    if label is None:
+        raise InputError(
+            path,
+            number,
+            f"unknown label '{raw}' for {task.title} (expected one of {', '.join(task.labels)})",
+        )
+    return label
+
+
+def read_pair_tsv(path: str | Path, task: Task, id_prefix: str = "") -> list[dict[str, Any]]:
+    """XTREME's processed layout: ``text_a TAB text_b TAB label``, no header.
+
+    A first line whose third field is a column name (``label``/``gold_label``) is taken as a
+    header. Ids are ``{id_prefix}{line number}``: the files of one split are parallel across
+    languages, so the same id names the same item in every language.
+    """
+    examples = []
+    for number, line in read_lines(path):
+        if not line and number > 1:
+            raise InputError(path, number, "empty line in a pair TSV file")
+        fields = split_tsv(path, number, line, 3)
+        if number == 1 and fields[2].strip() in HEADER_LABEL_NAMES:
+            continue
+        examples.append(
+            {
+                "id": f"{id_prefix}{number}",
+                "text_a": fields[0],
+                "text_b": fields[1],
+                "label": _label(task, path, number, fields[2]),
+            }
+        )
+    if not examples:
+        raise InputError(path, None, "no examples in file")
+    return examples
+
+
+def read_pair_table(
+    path: str | Path, task: Task, language: str | None = None
+) -> list[dict[str, Any]]:
+    """Header-named TSV: the original ``xnli.{dev,test}.tsv``, MultiNLI and GLUE MNLI files.
+
+    Needs the columns ``sentence1``, ``sentence2`` and ``gold_label``; a ``language`` column,
+    when present, selects the rows of ``language``; ``pairID`` becomes the id.
+    """
+    lines = read_lines(path)
+    try:
+        _, header_line = next(lines)
+    except StopIteration:
+        raise InputError(path, None, "empty file") from None
+    header = header_line.split("\t")
+    missing = [c for c in ("sentence1", "sentence2", "gold_label") if c not in header]
+    if missing:
+        raise InputError(path, 1, f"header lacks column(s) {', '.join(missing)}")
+    col = {name: index for index, name in enumerate(header)}
+    if language is not None and "language" not in col:
+        raise InputError(path, 1, "header lacks the 'language' column needed to pick a language")
+    examples = []
+    for number, line in lines:
+        if not line:
+            raise InputError(path, number, "empty line")
+        fields = split_tsv(path, number, line, len(header))
+        if language is not None and fields[col["language"]] != language:
+            continue
+        example_id = fields[col["pairID"]] if "pairID" in col else str(number)
+        examples.append(
+            {
+                "id": example_id,
+                "text_a": fields[col["sentence1"]],
+                "text_b": fields[col["sentence2"]],
+                "label": _label(task, path, number, fields[col["gold_label"]]),
+            }
+        )
+    if not examples:
+        what = f" for language '{language}'" if language else ""
+        raise InputError(path, None, f"no examples{what}")
+    return examples
+
+
+def read_pair_jsonl(path: str | Path, task: Task) -> list[dict[str, Any]]:
+    """MultiNLI's JSON Lines release: ``sentence1``, ``sentence2``, ``gold_label``, ``pairID``."""
+    examples = []
+    for number, line in read_lines(path):
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise InputError(path, number, f"not valid JSON: {err.msg}") from err
+        try:
+            text_a, text_b, raw = record["sentence1"], record["sentence2"], record["gold_label"]
+        except (KeyError, TypeError) as err:
+            raise InputError(path, number, f"missing field {err}") from None
+        examples.append(
+            {
+                "id": str(record.get("pairID", number)),
+                "text_a": text_a,
+                "text_b": text_b,
+                "label": _label(task, path, number, raw),
+            }
+        )
+    if not examples:
+        raise InputError(path, None, "no examples in file")
+    return examples
+
+
+def read_pairs(path: str | Path, task: Task, language: str) -> list[dict[str, Any]]:
+    """Read any of the pair layouts, chosen by the file's name and first line."""
+    path = Path(path)
+    if path.suffix == ".jsonl":
+        return read_pair_jsonl(path, task)
+    first = next(read_lines(path), (1, ""))[1].split("\t")
+    if {"sentence1", "sentence2", "gold_label"} <= set(first):
+        has_language = "language" in first
+        return read_pair_table(path, task, language if has_language else None)
+    return read_pair_tsv(path, task)

@@ -1,0 +1,60 @@
+"""Aggregation of per-language score files into the papers' tables."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+AVERAGE = "avg"
+
+
+def task_table(scores: list[dict[str, Any]], languages: list[str], metric: str) -> pd.DataFrame:
+    """Rows model x setting, columns ``languages`` + ``avg``, in percent as the papers print.
+
+    A cell is the mean over seeds; ``avg`` is the unweighted mean over the languages. With more
+    than one seed, ``{column}_std`` columns hold the sample standard deviation over seeds.
+    """
+    frame = pd.DataFrame(
+        [
+            {
+                "model": s["model"],
+                "setting": s["setting"],
+                "seed": s["seed"],
+                "language": s["language"],
+                "value": 100.0 * s["metrics"][metric],
+            }
+            for s in scores
+        ]
+    )
+    missing = sorted(set(languages) - set(frame["language"]))
+    if missing:
+        raise ValueError(f"no score for language(s) {', '.join(missing)}")
+    per_seed = frame.pivot_table(
+        index=["model", "setting", "seed"], columns="language", values="value", aggfunc="first"
+    )[languages]
+    per_seed[AVERAGE] = per_seed.mean(axis=1)
+    grouped = per_seed.groupby(level=["model", "setting"], sort=False)
+    table = grouped.mean()
+    table.insert(0, "seeds", grouped.size())
+    if (table["seeds"] > 1).any():
+        std = grouped.std(ddof=1).add_suffix("_std")
+        table = table.join(std)
+    return table.reset_index()
+
+
+def to_markdown(table: pd.DataFrame, languages: list[str], title: str) -> str:
+    """A Markdown table: one decimal as the papers print, ``mean ± std`` for several seeds."""
+    columns = [*languages, AVERAGE]
+    header = ["model", "setting", *columns]
+    lines = [f"# {title}", "", "| " + " | ".join(header) + " |"]
+    lines.append("|" + "---|" * 2 + "---:|" * len(columns))
+    for _, row in table.iterrows():
+        cells = []
+        for column in columns:
+            cell = f"{row[column]:.1f}"
+            if f"{column}_std" in row and row["seeds"] > 1:
+                cell += f" ± {row[f'{column}_std']:.1f}"
+            cells.append(cell)
+        lines.append("| " + " | ".join([row["model"], row["setting"], *cells]) + " |")
+    return "\n".join(lines) + "\n"
