@@ -25,8 +25,11 @@ def check_schema(config: dict[str, Any], schema_path: str | Path) -> None:
 
     schema = yaml.safe_load(Path(schema_path).read_text(encoding="utf-8"))
     validator = jsonschema.Draft202012Validator(schema)
-    error = jsonschema.exceptions.best_match(validator.iter_errors(config))
-    if error is not None:
+    errors = list(validator.iter_errors(config))
+    if errors:
+        # the deepest error names the offending value; shallower ones are its echoes
+        # (e.g. "unevaluated properties" on the parent of an invalid value)
+        error = max(errors, key=lambda e: len(e.absolute_path))
         path = [str(p) for p in error.absolute_path]
         # name list items by their model name where there is one
         if len(path) >= 2 and path[0] == "models" and path[1].isdigit():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -20,6 +21,9 @@ def rule_logging(snakemake: Any) -> Iterator[logging.Logger]:
     handle = open(log_path, "w", encoding="utf-8", buffering=1) if log_path else sys.stderr
     saved_stderr = sys.stderr
     sys.stderr = handle
+    if log_path:
+        # a bar redrawn ten times a second would fill the log file; tqdm reads TQDM_* defaults
+        os.environ.setdefault("TQDM_MININTERVAL", "10")
     logging.basicConfig(
         stream=handle,
         level=logging.INFO,

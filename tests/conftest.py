@@ -1,0 +1,33 @@
+"""Shared fixtures: the repository root, the real data in ../shared/data, a tiny model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_DATA = REPO.parent / "shared" / "data"
+
+
+@pytest.fixture(scope="session")
+def repo() -> Path:
+    return REPO
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """The real benchmark files; tests that need them skip, with the reason, on a user's clone."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"real benchmark files not found at {SHARED_DATA} (present in CI only)")
+    return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A random 2-layer BERT with a tokenizer trained on the demo text, built once per session."""
+    from mte.models import build_tiny_model, demo_texts
+
+    out = tmp_path_factory.mktemp("tiny-model")
+    build_tiny_model(out, demo_texts(), seed=0)
+    return out

@@ -1,0 +1,101 @@
+"""Config checks: each bad config stops with one message naming its key."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+from mte.config import check_config, check_schema, needed_splits, task_languages
+from mte.errors import ConfigError
+
+REPO = Path(__file__).resolve().parents[2]
+SCHEMA = REPO / "config" / "schema.yaml"
+BASE = {
+    "models": [{"name": "m", "source": "tiny"}],
+    "tasks": {"xnli": {"source": "demo", "eval_split": "test"}},
+    "settings": ["zero-shot"],
+    "seeds": [1],
+}
+
+
+def _with(**changes) -> dict:
+    config = copy.deepcopy(BASE)
+    for dotted, value in changes.items():
+        node = config
+        *parents, last = dotted.split("__")
+        for key in parents:
+            node = node[key]
+        node[last] = value
+    return config
+
+
+def test_languages_default_to_the_source() -> None:
+    assert task_languages("xnli", BASE) == ["en", "de", "es", "ru", "zh", "ar"]
+    hub = _with(tasks__xnli__source="hub")
+    assert len(task_languages("xnli", hub)) == 15
+    assert needed_splits("xnli", _with(tasks__xnli__languages=["en", "de"])) == [
+        ("en", "train"),
+        ("en", "dev"),
+        ("en", "test"),
+        ("de", "test"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("config", "key", "message"),
+    [
+        (_with(tasks={"xnlii": {"source": "demo"}}), "tasks.xnlii", "unknown task 'xnlii'"),
+        (
+            _with(tasks__xnli__languages=["en", "xx"]),
+            "tasks.xnli.languages",
+            "'xx' is not a language of XNLI",
+        ),
+        (
+            _with(tasks__xnli__languages=["en", "fr"]),
+            "tasks.xnli.languages",
+            "the demo data of XNLI has no 'fr'",
+        ),
+        (
+            _with(tasks__xnli={"source": "files", "path": "/nonexistent", "eval_split": "test"}),
+            "tasks.xnli.path",
+            "no train file for XNLI language 'en'",
+        ),
+        (_with(settings=["translate-everything"]), "settings", "unknown setting"),
+        (_with(models=[{"name": "m", "source": "hub"}]), "models.m.id", "needs 'id'"),
+        (
+            _with(models=[{"name": "m", "source": "tiny"}, {"name": "m", "source": "tiny"}]),
+            "models",
+            "used 2 times",
+        ),
+    ],
+)
+def test_semantic_errors(config: dict, key: str, message: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        from mte.tasks import get_task
+
+        for name in config["tasks"]:
+            get_task(name)
+        check_config(config)
+    assert caught.value.key == key
+    assert message in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("config", "key"),
+    [
+        (_with(tasks__xnli__hyperparameters={"epochs": 0}), "tasks.xnli.hyperparameters.epochs"),
+        (
+            _with(tasks__xnli__hyperparameters={"learning_rate": -1.0}),
+            "tasks.xnli.hyperparameters.learning_rate",
+        ),
+        (_with(models=[{"name": "m", "source": "ftp"}]), "models.m.source"),
+        (_with(seeds=[1, 1]), "seeds"),
+        (_with(tasks__xnli__eval_split="validation"), "tasks.xnli.eval_split"),
+    ],
+)
+def test_schema_errors_name_the_key(config: dict, key: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        check_schema(config, SCHEMA)
+    assert caught.value.key == key

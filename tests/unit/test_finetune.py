@@ -1,0 +1,122 @@
+"""Fine-tuning on the tiny model: a killed run resumes from its checkpoint to the same weights."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+import torch
+from safetensors.torch import load_file
+from transformers import AutoTokenizer
+
+import mte.finetune
+from mte.data import demo_dir
+from mte.features import load_features, save_features, tokenize_pairs
+from mte.finetune import finetune_classifier
+from mte.readers.pairs import read_pair_tsv
+from mte.tasks import TASKS
+
+XNLI = TASKS["xnli"]
+HP = {
+    "learning_rate": 1e-3,
+    "epochs": 2,
+    "batch_size": 16,
+    "eval_batch_size": 32,
+    "max_length": 64,
+    "warmup_ratio": 0.1,
+    "weight_decay": 0.01,
+    "max_grad_norm": 1.0,
+    "freeze_word_embeddings": False,
+    "checkpoint_every_steps": 5,
+}
+
+
+@pytest.fixture(scope="module")
+def feature_files(tiny_model: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    tokenizer = AutoTokenizer.from_pretrained(tiny_model)
+    out = tmp_path_factory.mktemp("features")
+    paths = {}
+    for split in ("train", "dev"):
+        examples = read_pair_tsv(demo_dir(XNLI) / f"{split}-en.tsv", XNLI)
+        paths[split] = out / f"{split}.pt"
+        save_features(tokenize_pairs(tokenizer, examples, XNLI, 64), paths[split])
+    return paths
+
+
+def test_features_keep_labels_and_count_truncation(tiny_model: Path) -> None:
+    tokenizer = AutoTokenizer.from_pretrained(tiny_model)
+    examples = [
+        {"id": "a", "text_a": "A man sleeps.", "text_b": "He rests.", "label": "entailment"},
+        {"id": "b", "text_a": "word " * 200, "text_b": "other " * 10, "label": "contradiction"},
+    ]
+    features = tokenize_pairs(tokenizer, examples, XNLI, 32)
+    assert features["ids"] == ["a", "b"]
+    assert features["labels"] == [0, 2]
+    assert features["truncated"] == 1
+    assert len(features["input_ids"][1]) == 32
+    assert len(features["input_ids"][0]) < 32
+
+
+def _weights(folder: Path) -> dict[str, torch.Tensor]:
+    return load_file(folder / "model.safetensors")
+
+
+def test_resume_after_a_kill_reaches_the_same_weights(
+    tiny_model: Path,
+    feature_files: dict[str, Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    args = dict(
+        model_dir=tiny_model, train_path=feature_files["train"], dev_path=feature_files["dev"]
+    )
+    straight = finetune_classifier(
+        **args, out_dir=tmp_path / "a", checkpoint_dir=tmp_path / "ca", hp=HP, seed=3
+    )
+    assert [h["epoch"] for h in straight["history"]] == [1, 2]
+    assert not (tmp_path / "ca").exists()  # checkpoints go once the model is written
+
+    calls = {"n": 0}
+    real_collate = mte.finetune.collate
+
+    def dying_collate(*a, **k):
+        calls["n"] += 1
+        if calls["n"] == 9:  # in step 9, after the checkpoint of step 5
+            raise KeyboardInterrupt("killed")
+        return real_collate(*a, **k)
+
+    monkeypatch.setattr(mte.finetune, "collate", dying_collate)
+    with pytest.raises(KeyboardInterrupt):
+        finetune_classifier(
+            **args, out_dir=tmp_path / "b", checkpoint_dir=tmp_path / "cb", hp=HP, seed=3
+        )
+    assert (tmp_path / "cb" / "checkpoint.pt").is_file()
+    monkeypatch.setattr(mte.finetune, "collate", real_collate)
+    with caplog.at_level(logging.INFO, logger="mte.finetune"):
+        resumed = finetune_classifier(
+            **args, out_dir=tmp_path / "b", checkpoint_dir=tmp_path / "cb", hp=HP, seed=3
+        )
+    assert "resuming from checkpoint at step 5" in caplog.text
+    assert resumed["history"] == straight["history"]
+    a, b = _weights(tmp_path / "a"), _weights(tmp_path / "b")
+    assert a.keys() == b.keys()
+    assert all(torch.equal(a[name], b[name]) for name in a)
+
+
+def test_a_checkpoint_of_other_settings_is_not_resumed(
+    tiny_model: Path, feature_files: dict[str, Path], tmp_path: Path, caplog
+) -> None:
+    args = dict(
+        model_dir=tiny_model,
+        train_path=feature_files["train"],
+        dev_path=feature_files["dev"],
+        checkpoint_dir=tmp_path / "c",
+    )
+    (tmp_path / "c").mkdir()
+    torch.save({"signature": "other"}, tmp_path / "c" / "checkpoint.pt")
+    with caplog.at_level(logging.INFO, logger="mte.finetune"):
+        finetune_classifier(**args, out_dir=tmp_path / "m", hp={**HP, "epochs": 1}, seed=1)
+    assert "ignoring a checkpoint made with other settings" in caplog.text
+    assert load_features(feature_files["dev"])["label_names"] == list(XNLI.labels)

@@ -1,0 +1,53 @@
+"""Scores are computed only when predictions and gold match one to one."""
+
+from __future__ import annotations
+
+import pytest
+
+from mte.errors import IntegrityError
+from mte.scoring import score_classification
+from mte.tasks import TASKS
+
+XNLI = TASKS["xnli"]
+GOLD = [
+    {"id": "1", "text_a": "", "text_b": "", "label": "entailment"},
+    {"id": "2", "text_a": "", "text_b": "", "label": "neutral"},
+    {"id": "3", "text_a": "", "text_b": "", "label": "contradiction"},
+]
+
+
+def _pred(*pairs: tuple[str, str]) -> list[dict[str, str]]:
+    return [{"id": i, "label": label} for i, label in pairs]
+
+
+def test_score_in_any_order() -> None:
+    predictions = _pred(("3", "contradiction"), ("1", "neutral"), ("2", "neutral"))
+    result = score_classification(XNLI, predictions, GOLD, "p.jsonl", "g.jsonl")
+    assert result == {"n": 3, "metrics": {"accuracy": 2 / 3}}
+
+
+@pytest.mark.parametrize(
+    ("predictions", "message"),
+    [
+        (
+            _pred(("1", "neutral"), ("2", "neutral")),
+            "1 gold ids have no prediction in p.jsonl: '3'",
+        ),
+        (
+            _pred(("1", "neutral"), ("2", "neutral"), ("3", "neutral"), ("9", "neutral")),
+            "1 predicted ids are not in the gold file g.jsonl: '9'",
+        ),
+        (
+            _pred(("1", "neutral"), ("2", "neutral"), ("2", "neutral"), ("3", "neutral")),
+            "duplicated prediction ids in p.jsonl: '2'",
+        ),
+        (
+            _pred(("1", "neutral"), ("2", "maybe"), ("3", "neutral")),
+            "predicted label(s) 'maybe' are not labels of XNLI",
+        ),
+    ],
+)
+def test_mismatches_stop_scoring(predictions: list[dict[str, str]], message: str) -> None:
+    with pytest.raises(IntegrityError) as caught:
+        score_classification(XNLI, predictions, GOLD, "p.jsonl", "g.jsonl")
+    assert message in str(caught.value)

@@ -1,0 +1,51 @@
+"""The XNLI table from synthetic score files, against values worked out by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from mte.tables import task_table, to_markdown
+
+
+def _score(model: str, seed: int, language: str, value: float) -> dict:
+    return {
+        "model": model,
+        "setting": "zero-shot",
+        "seed": seed,
+        "language": language,
+        "metrics": {"accuracy": value},
+    }
+
+
+def test_one_seed_average_in_percent() -> None:
+    scores = [_score("m", 1, "en", 0.80), _score("m", 1, "de", 0.70), _score("m", 1, "zh", 0.60)]
+    table = task_table(scores, ["en", "de", "zh"], "accuracy")
+    row = table.iloc[0]
+    assert list(table.columns) == ["model", "setting", "seeds", "en", "de", "zh", "avg"]
+    assert (row["en"], row["de"], row["zh"]) == pytest.approx((80.0, 70.0, 60.0))
+    assert row["avg"] == pytest.approx(70.0)
+    assert "| m | zero-shot | 80.0 | 70.0 | 60.0 | 70.0 |" in to_markdown(
+        table, ["en", "de", "zh"], "T"
+    )
+
+
+def test_two_seeds_mean_and_sample_std() -> None:
+    scores = [
+        _score("m", 1, "en", 0.80),
+        _score("m", 1, "de", 0.60),
+        _score("m", 2, "en", 0.90),
+        _score("m", 2, "de", 0.70),
+    ]
+    row = task_table(scores, ["en", "de"], "accuracy").iloc[0]
+    # en: mean(80, 90) = 85, sample std = sqrt(((80-85)^2 + (90-85)^2) / 1) = 7.0711
+    assert row["seeds"] == 2
+    assert row["en"] == pytest.approx(85.0)
+    assert row["en_std"] == pytest.approx(7.0710678)
+    # per-seed averages 70 and 80: mean 75, std 7.0711
+    assert row["avg"] == pytest.approx(75.0)
+    assert row["avg_std"] == pytest.approx(7.0710678)
+
+
+def test_missing_language_is_an_error() -> None:
+    with pytest.raises(ValueError, match="no score for language"):
+        task_table([_score("m", 1, "en", 0.5)], ["en", "de"], "accuracy")

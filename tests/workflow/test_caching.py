@@ -1,0 +1,115 @@
+"""The whole chain on the tiny model: tables, caching per task x language, params triggers."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tests.workflow.snakemake_runner import job_counts, run_snakemake
+
+pytestmark = pytest.mark.workflow
+
+PAWSX_LINES = [
+    ("The cat sat on the mat .", "The mat had a cat on it .", "1"),
+    ("The cat sat on the mat .", "The mat sat on the cat .", "0"),
+    ("She sold the car in May .", "In May , she sold the car .", "1"),
+    ("She sold the car in May .", "She bought the car in May .", "0"),
+]
+
+
+def _write_pawsx(folder: Path) -> None:
+    folder.mkdir()
+    lines = "".join("\t".join(row) + "\n" for row in PAWSX_LINES * 5)
+    for name in ("train-en.tsv", "dev-en.tsv", "test-en.tsv", "test-de.tsv"):
+        (folder / name).write_text(lines, encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("workflow")
+
+
+@pytest.fixture(scope="module")
+def config(workdir: Path) -> dict:
+    _write_pawsx(workdir / "pawsx-files")
+    small = {"epochs": 1, "batch_size": 16, "max_length": 64, "learning_rate": 1e-4}
+    return {
+        "models": [{"name": "tiny", "source": "tiny"}],
+        "tasks": {
+            "xnli": {"source": "demo", "languages": ["en", "de", "zh"], "hyperparameters": small},
+            "pawsx": {
+                "source": "files",
+                "path": str(workdir / "pawsx-files"),
+                "languages": ["en", "de"],
+                "hyperparameters": dict(small),
+            },
+        },
+        "settings": ["zero-shot"],
+        "seeds": [1],
+    }
+
+
+@pytest.fixture(scope="module")
+def first_run(workdir: Path, config: dict):
+    done = run_snakemake(workdir, config)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done
+
+
+def test_tables_have_one_accuracy_per_language(workdir: Path, first_run) -> None:
+    table = pd.read_csv(workdir / "results" / "tables" / "xnli.csv")
+    assert list(table.columns) == ["model", "setting", "seeds", "en", "de", "zh", "avg"]
+    assert len(table) == 1 and table.loc[0, "model"] == "tiny"
+    assert table[["en", "de", "zh"]].apply(lambda c: c.between(0, 100)).all().all()
+    assert (workdir / "results" / "tables" / "xnli.md").is_file()
+    pawsx = pd.read_csv(workdir / "results" / "tables" / "pawsx.csv")
+    assert list(pawsx.columns) == ["model", "setting", "seeds", "en", "de", "avg"]
+    counts = job_counts(first_run.stdout + first_run.stderr)
+    assert counts["finetune"] == 2 and counts["predict"] == 5 and counts["score"] == 5
+
+
+def test_second_run_has_nothing_to_do(workdir: Path, config: dict, first_run) -> None:
+    done = run_snakemake(workdir, config)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "Nothing to be done" in done.stderr
+    assert job_counts(done.stdout + done.stderr) == {}
+
+
+def test_adding_a_language_reruns_only_that_language(
+    workdir: Path, config: dict, first_run
+) -> None:
+    more = copy.deepcopy(config)
+    more["tasks"]["xnli"]["languages"].append("es")
+    done = run_snakemake(workdir, more)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert job_counts(done.stdout + done.stderr) == {
+        "download": 1,
+        "tokenize": 1,
+        "predict": 1,
+        "score": 1,
+        "aggregate": 1,
+        "all": 1,
+    }
+    assert "es" in pd.read_csv(workdir / "results" / "tables" / "xnli.csv").columns
+    config["tasks"]["xnli"]["languages"].append("es")  # later tests start from here
+
+
+def test_changing_the_learning_rate_reruns_that_task_only(
+    workdir: Path, config: dict, first_run
+) -> None:
+    changed = copy.deepcopy(config)
+    changed["tasks"]["xnli"]["hyperparameters"]["learning_rate"] = 3e-4
+    done = run_snakemake(workdir, changed)
+    assert done.returncode == 0, done.stderr[-3000:]
+    languages = len(changed["tasks"]["xnli"]["languages"])
+    assert job_counts(done.stdout + done.stderr) == {
+        "finetune": 1,
+        "predict": languages,
+        "score": languages,
+        "aggregate": 1,
+        "all": 1,
+    }
+    assert "task=pawsx" not in done.stderr

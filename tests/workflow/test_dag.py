@@ -1,0 +1,59 @@
+"""DAG-time behaviour: paper configs build offline, bad configs stop before any job."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.workflow.snakemake_runner import REPO, job_counts, run_snakemake
+
+pytestmark = pytest.mark.workflow
+
+
+def test_xtreme_config_builds_its_dag_offline(tmp_path: Path) -> None:
+    done = run_snakemake(tmp_path, REPO / "config" / "xtreme.yaml", "-n")
+    assert done.returncode == 0, done.stderr[-3000:]
+    counts = job_counts(done.stdout + done.stderr)
+    models = len(yaml.safe_load((REPO / "config" / "xtreme.yaml").read_text())["models"])
+    # 15 XNLI languages: test sets for each, plus English train and dev
+    assert counts["download"] == 17
+    assert counts["predict"] == 15 * models
+    assert counts["finetune"] == models
+    assert not (tmp_path / "resources").exists()
+
+
+def _base(tmp_path: Path) -> dict:
+    return {
+        "models": [{"name": "tiny", "source": "tiny"}],
+        "tasks": {"xnli": {"source": "demo"}},
+    }
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (
+            lambda c, t: c["tasks"].update({"nli": {"source": "demo"}}),
+            "config key 'tasks.nli': unknown task 'nli'",
+        ),
+        (
+            lambda c, t: c["tasks"]["xnli"].update({"languages": ["en", "yy"]}),
+            "config key 'tasks.xnli.languages': 'yy' is not a language of XNLI",
+        ),
+        (
+            lambda c, t: c["tasks"].update({"xnli": {"source": "files", "path": str(t)}}),
+            "config key 'tasks.xnli.path': no train file for XNLI language 'en'",
+        ),
+    ],
+    ids=["unknown-task", "unknown-language", "missing-file"],
+)
+def test_bad_config_stops_before_any_job(tmp_path: Path, change, expected: str) -> None:
+    config = _base(tmp_path)
+    change(config, tmp_path)
+    done = run_snakemake(tmp_path, config)
+    assert done.returncode != 0
+    assert expected in done.stderr
+    assert done.stderr.count("Configuration error") == 1
+    assert not (tmp_path / "results").exists() and not (tmp_path / "resources").exists()
