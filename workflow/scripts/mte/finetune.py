@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import torch
-from tqdm import tqdm
 
 from mte.batching import collate
 from mte.features import load_features
 from mte.io import atomic_path, sha256_file, write_json
+from mte.logs import progress_bar
 from mte.metrics import accuracy
 from mte.predict import predict_label_indices
 
@@ -143,7 +143,7 @@ def finetune_classifier(
         batch_size,
         seed,
     )
-    progress = tqdm(total=total_steps, initial=state["step"], desc="fine-tune", unit="step")
+    progress = progress_bar(total=total_steps, initial=state["step"], desc="fine-tune", unit="step")
     every = hp["checkpoint_every_steps"]
     while state["epoch"] < hp["epochs"]:
         # the order of an epoch depends on (seed, epoch) only, so a resumed run sees the same

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -21,9 +20,6 @@ def rule_logging(snakemake: Any) -> Iterator[logging.Logger]:
     handle = open(log_path, "w", encoding="utf-8", buffering=1) if log_path else sys.stderr
     saved_stderr = sys.stderr
     sys.stderr = handle
-    if log_path:
-        # a bar redrawn ten times a second would fill the log file; tqdm reads TQDM_* defaults
-        os.environ.setdefault("TQDM_MININTERVAL", "10")
     logging.basicConfig(
         stream=handle,
         level=logging.INFO,
@@ -44,3 +40,11 @@ def rule_logging(snakemake: Any) -> Iterator[logging.Logger]:
         sys.stderr = saved_stderr
         if handle is not saved_stderr:
             handle.close()
+
+
+def progress_bar(**kwargs: Any) -> Any:
+    """A tqdm bar on stderr; redrawn every 10 s when stderr is a log file, not a terminal."""
+    from tqdm import tqdm
+
+    interval = 0.1 if sys.stderr.isatty() else 10.0
+    return tqdm(file=sys.stderr, mininterval=interval, **kwargs)

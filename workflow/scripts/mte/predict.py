@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import torch
-from tqdm import tqdm
 
 from mte.batching import collate, length_sorted_batches
 from mte.errors import MteError
+from mte.logs import progress_bar
 
 log = logging.getLogger(__name__)
 
@@ -23,7 +23,8 @@ def predict_label_indices(
     predictions = [0] * len(features["input_ids"])
     batches = length_sorted_batches(features, batch_size)
     with torch.inference_mode():
-        for indices in tqdm(batches, desc="predict", unit="batch", disable=not progress):
+        bar = progress_bar(iterable=batches, desc="predict", unit="batch", disable=not progress)
+        for indices in bar:
             logits = model(**collate(features, indices, pad_id)).logits
             for index, label in zip(indices, logits.argmax(dim=-1).tolist(), strict=True):
                 predictions[index] = label
