@@ -87,3 +87,38 @@ def test_offline_hub_says_how_to_use_local_files() -> None:
     assert done.returncode != 0
     assert "HubUnavailableError" in done.stderr
     assert "set the task's 'source: files' and 'path:'" in done.stderr
+
+
+def _tagging_split(column: str, names: list[str], rows: list[tuple[list[str], list[int]]]):
+    features = datasets.Features(
+        {
+            "tokens": datasets.Sequence(datasets.Value("string")),
+            column: datasets.Sequence(datasets.ClassLabel(names=names)),
+        }
+    )
+    return datasets.Dataset.from_dict(
+        {"tokens": [r[0] for r in rows], column: [r[1] for r in rows]}, features=features
+    )
+
+
+def test_conll2003_schema_tags_by_name() -> None:
+    # eriktks/conll2003's ner_tags names, in its own order
+    names = ["O", "B-PER", "I-PER", "B-ORG", "I-ORG", "B-LOC", "I-LOC", "B-MISC", "I-MISC"]
+    dataset = _tagging_split("ner_tags", names, [(["EU", "rejects", "German"], [3, 0, 7])])
+    from mte.readers.hub import tagging_examples_from_hub
+
+    assert tagging_examples_from_hub(dataset, TASKS["conll"]) == [
+        {"id": "1", "tokens": ["EU", "rejects", "German"], "tags": ["B-ORG", "O", "B-MISC"]}
+    ]
+
+
+def test_xtreme_udpos_schema_and_foreign_tags() -> None:
+    from mte.errors import MteError
+    from mte.readers.hub import tagging_examples_from_hub
+
+    upos = list(TASKS["udpos"].labels)
+    dataset = _tagging_split("pos_tags", upos, [(["Sie", "liest"], [10, 15])])
+    assert tagging_examples_from_hub(dataset, TASKS["udpos"])[0]["tags"] == ["PRON", "VERB"]
+    wrong = _tagging_split("ner_tags", ["O", "B-GPE"], [(["x"], [1])])
+    with pytest.raises(MteError, match="B-GPE"):
+        tagging_examples_from_hub(wrong, TASKS["panx"])

@@ -29,6 +29,15 @@ class Task:
     demo_languages: tuple[str, ...] = ()
     train_language: str = "en"
     reference: str = ""
+    # the metrics reported (the primary one first) and the one that selects the dev epoch
+    metrics: tuple[str, ...] = ("accuracy",)
+    # hub: dataset id and config per language, where they differ from hub_id / the language
+    hub_configs: dict[str, tuple[str, str]] = field(default_factory=dict)
+    hub_tag_column: str = ""
+    # transfer settings the task has data for
+    settings: tuple[str, ...] = ("zero-shot",)
+    # a language's code in released file names, where it is not the language code itself
+    file_codes: dict[str, str] = field(default_factory=dict)
 
     def canonical_label(self, label: str) -> str | None:
         """The canonical spelling of ``label``, or None when it is not a label of the task."""
@@ -43,6 +52,30 @@ class Task:
                 f"'{language}' is not a language of {self.title} "
                 f"(it has: {', '.join(self.languages)})",
             )
+
+
+NER_TAGS = ("O", "B-PER", "I-PER", "B-ORG", "I-ORG", "B-LOC", "I-LOC")
+# the 17 Universal POS tags of UD v2
+UPOS_TAGS = (
+    "ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM",
+    "PART", "PRON", "PROPN", "PUNCT", "SCONJ", "SYM", "VERB", "X",
+)  # fmt: skip
+# XTREME's 40 PAN-X languages (Hu et al. 2020, Table 6)
+PANX_LANGUAGES = (
+    "en", "af", "ar", "bg", "bn", "de", "el", "es", "et", "eu", "fa", "fi", "fr", "he",
+    "hi", "hu", "id", "it", "ja", "jv", "ka", "kk", "ko", "ml", "mr", "ms", "my", "nl",
+    "pt", "ru", "sw", "ta", "te", "th", "tl", "tr", "ur", "vi", "yo", "zh",
+)  # fmt: skip
+# XTREME's UD-POS languages, with the names google/xtreme gives its udpos.* configs
+UDPOS_LANGUAGES = {
+    "en": "English", "af": "Afrikaans", "ar": "Arabic", "bg": "Bulgarian", "de": "German",
+    "el": "Greek", "es": "Spanish", "et": "Estonian", "eu": "Basque", "fa": "Persian",
+    "fi": "Finnish", "fr": "French", "he": "Hebrew", "hi": "Hindi", "hu": "Hungarian",
+    "id": "Indonesian", "it": "Italian", "ja": "Japanese", "kk": "Kazakh", "ko": "Korean",
+    "mr": "Marathi", "nl": "Dutch", "pt": "Portuguese", "ru": "Russian", "ta": "Tamil",
+    "te": "Telugu", "th": "Thai", "tl": "Tagalog", "tr": "Turkish", "ur": "Urdu",
+    "vi": "Vietnamese", "yo": "Yoruba", "zh": "Chinese",
+}  # fmt: skip
 
 
 TASKS: dict[str, Task] = {
@@ -91,6 +124,57 @@ TASKS: dict[str, Task] = {
             hub_splits={"train": "train", "dev": "validation", "test": "test"},
             hub_text_columns=("sentence1", "sentence2"),
             reference="Yang et al. 2019 (PAWS-X); XTREME Table 2",
+        ),
+        Task(
+            name="conll",
+            title="CoNLL-2002/2003 NER",
+            family="tagging",
+            languages=("en", "nl", "es", "de"),
+            labels=(*NER_TAGS, "B-MISC", "I-MISC"),
+            primary_metric="f1",
+            metrics=("f1", "precision", "recall", "token_f1"),
+            hub_id="eriktks/conll2003",
+            hub_splits={"train": "train", "dev": "validation", "test": "test"},
+            # CoNLL-2003 German is not on the hub (its text is licensed); en and es/nl are
+            hub_configs={
+                "en": ("eriktks/conll2003", "conll2003"),
+                "es": ("eriktks/conll2002", "es"),
+                "nl": ("eriktks/conll2002", "nl"),
+            },
+            hub_tag_column="ner_tags",
+            settings=("zero-shot", "in-language", "multilingual"),
+            file_codes={"en": "eng", "es": "esp", "nl": "ned", "de": "deu"},
+            reference="Tjong Kim Sang 2002; Tjong Kim Sang & De Meulder 2003; XLM-R Table 2",
+        ),
+        Task(
+            name="panx",
+            title="PAN-X (WikiANN) NER",
+            family="tagging",
+            languages=PANX_LANGUAGES,
+            labels=NER_TAGS,
+            primary_metric="f1",
+            metrics=("f1", "precision", "recall", "token_f1"),
+            hub_id="google/xtreme",
+            hub_splits={"train": "train", "dev": "validation", "test": "test"},
+            hub_configs={lang: ("google/xtreme", f"PAN-X.{lang}") for lang in PANX_LANGUAGES},
+            hub_tag_column="ner_tags",
+            reference="Pan et al. 2017; Rahimi et al. 2019 splits; XTREME Table 2",
+        ),
+        Task(
+            name="udpos",
+            title="UD POS",
+            family="tagging",
+            languages=tuple(UDPOS_LANGUAGES),
+            labels=UPOS_TAGS,
+            primary_metric="accuracy",
+            metrics=("accuracy", "seqeval_f1"),
+            hub_id="google/xtreme",
+            hub_splits={"train": "train", "dev": "validation", "test": "test"},
+            hub_configs={
+                lang: ("google/xtreme", f"udpos.{name}") for lang, name in UDPOS_LANGUAGES.items()
+            },
+            hub_tag_column="pos_tags",
+            reference="Universal Dependencies v2.5; XTREME Table 2",
         ),
     )
 }

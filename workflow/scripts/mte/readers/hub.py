@@ -60,3 +60,25 @@ def pair_examples_from_hub(dataset: Any, task: Task, id_prefix: str = "") -> lis
             {"id": example_id, "text_a": row[column_a], "text_b": row[column_b], "label": label}
         )
     return examples
+
+
+def tagging_examples_from_hub(dataset: Any, task: Task) -> list[dict[str, Any]]:
+    """Map a hub tagging split (``tokens`` and a sequence of ``ClassLabel`` tags) into
+    ``id, tokens, tags``; tag ids go through the dataset's own label names."""
+    names = dataset.features[task.hub_tag_column].feature.names
+    unknown = sorted(set(names) - set(task.labels))
+    if unknown:
+        raise MteError(
+            f"{task.hub_id}: tag names {unknown} are not tags of {task.title} "
+            f"({', '.join(task.labels)})"
+        )
+    examples = []
+    for index, row in enumerate(dataset):
+        tags = [names[i] for i in row[task.hub_tag_column]]
+        if len(tags) != len(row["tokens"]):
+            raise MteError(
+                f"{task.hub_id}: row {index} has {len(row['tokens'])} tokens but {len(tags)} tags"
+            )
+        example_id = str(row["id"]) if "id" in row else str(index + 1)
+        examples.append({"id": example_id, "tokens": list(row["tokens"]), "tags": tags})
+    return examples

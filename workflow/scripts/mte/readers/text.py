@@ -42,3 +42,16 @@ def split_tsv(path: str | Path, number: int, line: str, columns: int) -> list[st
             path, number, f"expected {columns} tab-separated fields, found {len(fields)}"
         )
     return fields
+
+
+def detect_encoding(path: str | Path) -> str:
+    """``utf-8`` when the whole file decodes as UTF-8, else ``cp1252`` (a superset of the
+    printable Latin-1 range the CoNLL-2002/2003 files use), else ``latin-1``."""
+    data = Path(path).read_bytes()
+    for encoding in ("utf-8", "cp1252"):
+        try:
+            data.decode(encoding)
+            return encoding
+        except UnicodeDecodeError:
+            continue
+    return "latin-1"
