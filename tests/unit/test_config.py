@@ -99,3 +99,35 @@ def test_schema_errors_name_the_key(config: dict, key: str) -> None:
     with pytest.raises(ConfigError) as caught:
         check_schema(config, SCHEMA)
     assert caught.value.key == key
+
+
+def test_settings_are_checked_per_task() -> None:
+    conll = {"source": "hub", "eval_split": "test", "settings": ["zero-shot", "in-language"]}
+    config = _with(tasks={"conll": conll})
+    config["tasks"]["conll"]["languages"] = ["en", "es"]
+    check_config(config)
+    assert needed_splits("conll", config) == [
+        ("en", "train"),
+        ("en", "dev"),
+        ("es", "train"),
+        ("es", "dev"),
+        ("en", "test"),
+        ("es", "test"),
+    ]
+    with pytest.raises(ConfigError) as caught:
+        check_config(_with(settings=["in-language"]))
+    assert caught.value.key == "settings"
+    assert "XNLI has no data for setting 'in-language'" in str(caught.value)
+    german = _with(tasks={"conll": {**conll, "languages": ["de"]}})
+    with pytest.raises(ConfigError, match="'de' is not on the Hugging Face hub"):
+        check_config(german)
+
+
+def test_subsets_take_first_or_last() -> None:
+    from mte.data import take_subset
+
+    rows = [{"id": str(i)} for i in range(5)]
+    assert [r["id"] for r in take_subset(rows, {"first": 2}, "k")] == ["0", "1"]
+    assert [r["id"] for r in take_subset(rows, {"last": 2}, "k")] == ["3", "4"]
+    with pytest.raises(ConfigError, match="asks for first 9 examples, but there are 5"):
+        take_subset(rows, {"first": 9}, "tasks.xnli.subset.test")

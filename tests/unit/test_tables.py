@@ -49,3 +49,18 @@ def test_two_seeds_mean_and_sample_std() -> None:
 def test_missing_language_is_an_error() -> None:
     with pytest.raises(ValueError, match="no score for language"):
         task_table([_score("m", 1, "en", 0.5)], ["en", "de"], "accuracy")
+
+
+def test_rows_keep_the_config_order() -> None:
+    scores = [
+        {**_score("b", 1, "en", 0.5), "setting": "zero-shot"},
+        {**_score("b", 1, "en", 0.6), "setting": "in-language"},
+        {**_score("a", 1, "en", 0.7), "setting": "zero-shot"},
+    ]
+    table = task_table(scores, ["en"], "accuracy")
+    assert list(zip(table["model"], table["setting"], strict=True)) == [
+        ("b", "zero-shot"),
+        ("b", "in-language"),
+        ("a", "zero-shot"),
+    ]
+    assert list(table["en"]) == pytest.approx([50.0, 60.0, 70.0])

@@ -17,10 +17,10 @@ def test_xtreme_config_builds_its_dag_offline(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     counts = job_counts(done.stdout + done.stderr)
     models = len(yaml.safe_load((REPO / "config" / "xtreme.yaml").read_text())["models"])
-    # 15 XNLI languages: test sets for each, plus English train and dev
-    assert counts["download"] == 17
-    assert counts["predict"] == 15 * models
-    assert counts["finetune"] == models
+    # test sets of every language, plus English train and dev: XNLI 15, PAN-X 40, UD POS 33
+    assert counts["download"] == 17 + 42 + 35
+    assert counts["predict"] == (15 + 40 + 33) * models
+    assert counts["finetune"] == 3 * models
     assert not (tmp_path / "resources").exists()
 
 
@@ -57,3 +57,11 @@ def test_bad_config_stops_before_any_job(tmp_path: Path, change, expected: str) 
     assert expected in done.stderr
     assert done.stderr.count("Configuration error") == 1
     assert not (tmp_path / "results").exists() and not (tmp_path / "resources").exists()
+
+
+def test_xlmr_config_builds_its_dag_offline(tmp_path: Path) -> None:
+    done = run_snakemake(tmp_path, REPO / "config" / "xlmr.yaml", "-n")
+    assert done.returncode == 0, done.stderr[-3000:]
+    counts = job_counts(done.stdout + done.stderr)
+    # per model: XNLI and CoNLL zero-shot, CoNLL multilingual; CoNLL in-language per language
+    assert counts["finetune"] == 3 * 2 and counts["finetune_in_language"] == 3 * 2

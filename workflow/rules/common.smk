@@ -7,12 +7,14 @@ from snakemake.utils import validate
 # The package lives beside the scripts; importing it from there works without installing.
 sys.path.insert(0, str(Path(workflow.basedir) / "workflow" / "scripts"))
 
-from mte.config import (
+from mte.config import (  # noqa: E402
     SETTINGS,
     check_config,
     check_schema,
     task_languages,
-)  # noqa: E402
+    task_settings,
+    training_languages,
+)
 from mte.errors import MteError  # noqa: E402
 from mte.tasks import SPLITS, TASKS, get_task  # noqa: E402
 
@@ -57,7 +59,7 @@ def hyperparameters(task):
 def source_params(task):
     """Only what decides the downloaded content, so that adding a language reruns nothing else."""
     cfg = task_config(task)
-    return {k: cfg.get(k) for k in ("source", "path", "files", "revision")}
+    return {k: cfg.get(k) for k in ("source", "path", "files", "revision", "subset")}
 
 
 def eval_split(task):
@@ -68,12 +70,49 @@ def train_language(task):
     return get_task(task).train_language
 
 
+def label_subword(task):
+    return task_config(task).get("label_subword", "first")
+
+
+def job_training_languages(wc):
+    """Languages a job's fine-tune trains on: English for zero-shot, every language for
+    multilingual, the job's own for in-language (whose fine-tune rule has no setting).
+    """
+    setting = getattr(wc, "setting", "in-language")
+    if setting == "in-language":
+        return [wc.lang]
+    return training_languages(wc.task, setting, config)
+
+
+def training_features(wc, split):
+    return [
+        features_path(wc.model, wc.task, lang, split)
+        for lang in job_training_languages(wc)
+    ]
+
+
+def finetuned_dir(wc):
+    """The fine-tuned model that predicts ``wc.lang``: in-language has one per language."""
+    base = f"results/{wc.model}/{wc.task}/{wc.setting}/seed{wc.seed}/model"
+    return f"{base}/{wc.lang}" if wc.setting == "in-language" else base
+
+
 def features_path(model, task, lang, split):
     return f"results/{model}/{task}/features/{lang}/{split}/features.pt"
 
 
 def data_meta(task, lang, split):
     return f"resources/data/{task}/{lang}/{split}.meta.json"
+
+
+def score_data_meta(wc):
+    """Provenance of every data file behind one score: training, dev and the test set."""
+    training = [
+        data_meta(wc.task, lang, split)
+        for split in ("train", "dev")
+        for lang in job_training_languages(wc)
+    ]
+    return [*training, data_meta(wc.task, wc.lang, eval_split(wc.task))]
 
 
 def run_dir(wc):
@@ -85,7 +124,7 @@ def task_scores(task):
     return [
         f"results/{m['name']}/{task}/{setting}/seed{seed}/scores/{lang}.json"
         for m in config["models"]
-        for setting in config["settings"]
+        for setting in task_settings(task, config)
         for seed in config["seeds"]
         for lang in task_languages(task, config)
     ]

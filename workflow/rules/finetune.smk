@@ -1,16 +1,16 @@
 rule finetune:
     input:
         model="resources/models/{model}",
-        train=lambda wc: features_path(
-            wc.model, wc.task, train_language(wc.task), "train"
-        ),
-        dev=lambda wc: features_path(wc.model, wc.task, train_language(wc.task), "dev"),
+        train=lambda wc: training_features(wc, "train"),
+        dev=lambda wc: training_features(wc, "dev"),
     output:
         directory("results/{model}/{task}/{setting}/seed{seed}/model"),
     log:
         "results/logs/finetune/{model}/{task}/{setting}/seed{seed}.log",
     benchmark:
         "results/benchmarks/finetune/{model}/{task}/{setting}/seed{seed}.tsv"
+    wildcard_constraints:
+        setting="zero-shot|multilingual",
     threads: config["threads"]["finetune"]
     params:
         hp=lambda wc: hyperparameters(wc.task),
@@ -18,3 +18,16 @@ rule finetune:
         checkpoints=lambda wc: f"{run_dir(wc)}/checkpoints",
     script:
         "../scripts/finetune.py"
+
+
+# in-language: one model per language, trained and selected on that language's own data
+use rule finetune as finetune_in_language with:
+    output:
+        directory("results/{model}/{task}/in-language/seed{seed}/model/{lang}"),
+    log:
+        "results/logs/finetune/{model}/{task}/in-language/seed{seed}/{lang}.log",
+    benchmark:
+        "results/benchmarks/finetune/{model}/{task}/in-language/seed{seed}/{lang}.tsv"
+    params:
+        hp=lambda wc: hyperparameters(wc.task),
+        checkpoints=lambda wc: f"results/{wc.model}/{wc.task}/in-language/seed{wc.seed}/checkpoints/{wc.lang}",

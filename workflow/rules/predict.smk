@@ -1,6 +1,6 @@
 rule predict:
     input:
-        model="results/{model}/{task}/{setting}/seed{seed}/model",
+        model=finetuned_dir,
         features=lambda wc: features_path(
             wc.model, wc.task, wc.lang, eval_split(wc.task)
         ),

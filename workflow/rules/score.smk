@@ -3,12 +3,8 @@ rule score:
         predictions="results/{model}/{task}/{setting}/seed{seed}/predictions/{lang}.jsonl",
         gold=lambda wc: f"resources/data/{wc.task}/{wc.lang}/{eval_split(wc.task)}.jsonl",
         base_model="resources/models/{model}",
-        model="results/{model}/{task}/{setting}/seed{seed}/model",
-        data_meta=lambda wc: [
-            data_meta(wc.task, train_language(wc.task), "train"),
-            data_meta(wc.task, train_language(wc.task), "dev"),
-            data_meta(wc.task, wc.lang, eval_split(wc.task)),
-        ],
+        model=finetuned_dir,
+        data_meta=score_data_meta,
     output:
         "results/{model}/{task}/{setting}/seed{seed}/scores/{lang}.json",
     log:

@@ -11,5 +11,6 @@ rule tokenize:
     threads: config["threads"]["tokenize"]
     params:
         max_length=lambda wc: hyperparameters(wc.task)["max_length"],
+        label_subword=lambda wc: label_subword(wc.task),
     script:
         "../scripts/tokenize.py"

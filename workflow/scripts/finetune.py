@@ -1,13 +1,13 @@
-"""Rule finetune: one model x task x setting x seed, selected on the English dev set."""
+"""Rule finetune: one model x task x setting x seed (x language for in-language)."""
 
-from mte.finetune import finetune_classifier
+from mte.finetune import finetune
 from mte.logs import rule_logging
 
 with rule_logging(snakemake) as log:
-    record = finetune_classifier(
+    record = finetune(
         model_dir=snakemake.input.model,
-        train_path=snakemake.input.train,
-        dev_path=snakemake.input.dev,
+        train_paths=snakemake.input.train,
+        dev_paths=snakemake.input.dev,
         out_dir=snakemake.output[0],
         checkpoint_dir=snakemake.params.checkpoints,
         hp=snakemake.params.hp,

@@ -3,10 +3,10 @@
 from mte.features import load_features
 from mte.io import write_jsonl
 from mte.logs import rule_logging
-from mte.predict import predict_classification
+from mte.predict import predict_records
 
 with rule_logging(snakemake) as log:
     features = load_features(snakemake.input.features)
-    records = predict_classification(snakemake.input.model, features, snakemake.params.batch_size)
+    records = predict_records(snakemake.input.model, features, snakemake.params.batch_size)
     write_jsonl(snakemake.output[0], records)
     log.info("%d predictions", len(records))

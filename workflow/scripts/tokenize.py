@@ -2,7 +2,7 @@
 
 from transformers import AutoTokenizer
 
-from mte.features import save_features, tokenize_pairs
+from mte.features import save_features, tokenize_examples
 from mte.io import read_jsonl
 from mte.logs import rule_logging
 from mte.tasks import get_task
@@ -11,11 +11,14 @@ with rule_logging(snakemake) as log:
     tokenizer = AutoTokenizer.from_pretrained(snakemake.input.model)
     examples = read_jsonl(snakemake.input.data)
     task = get_task(snakemake.wildcards.task)
-    features = tokenize_pairs(tokenizer, examples, task, snakemake.params.max_length)
+    features = tokenize_examples(
+        tokenizer, examples, task, snakemake.params.max_length, snakemake.params.label_subword
+    )
     save_features(features, snakemake.output[0])
     log.info(
-        "%d examples, %d truncated to %d",
+        "%d examples; %d pairs truncated, %d sentences split into windows of %d sub-tokens",
         len(examples),
-        features["truncated"],
+        features.get("truncated", 0),
+        features.get("split_sentences", 0),
         features["max_length"],
     )

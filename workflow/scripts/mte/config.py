@@ -9,11 +9,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from mte.data import resolve_file
+from mte.data import hub_location, resolve_files
 from mte.errors import ConfigError
 from mte.tasks import get_task
 
-SETTINGS = ("zero-shot",)
+# zero-shot: train on English, test every language; in-language: one model per language,
+# trained and tested on it; multilingual: one model on every language's training data
+SETTINGS = ("zero-shot", "in-language", "multilingual")
 
 
 def check_schema(config: dict[str, Any], schema_path: str | Path) -> None:
@@ -50,11 +52,26 @@ def task_languages(task_name: str, config: dict[str, Any]) -> list[str]:
     return list(task.languages)
 
 
+def task_settings(task_name: str, config: dict[str, Any]) -> list[str]:
+    """The transfer settings run for a task: its own ``settings`` list, else the global one."""
+    return list(config["tasks"][task_name].get("settings") or config["settings"])
+
+
+def training_languages(task_name: str, setting: str, config: dict[str, Any]) -> list[str]:
+    """Languages whose training (and dev) data one fine-tune of ``setting`` reads; for
+    in-language, the fine-tune of each language reads that language alone."""
+    if setting == "zero-shot":
+        return [get_task(task_name).train_language]
+    return task_languages(task_name, config)
+
+
 def needed_splits(task_name: str, config: dict[str, Any]) -> list[tuple[str, str]]:
     """(language, split) pairs the task's runs read: training data, dev, evaluation sets."""
-    task = get_task(task_name)
     eval_split = config["tasks"][task_name]["eval_split"]
-    pairs = [(task.train_language, "train"), (task.train_language, "dev")]
+    pairs = []
+    for setting in task_settings(task_name, config):
+        for language in training_languages(task_name, setting, config):
+            pairs += [(language, "train"), (language, "dev")]
     pairs += [(language, eval_split) for language in task_languages(task_name, config)]
     return list(dict.fromkeys(pairs))
 
@@ -87,6 +104,18 @@ def check_config(config: dict[str, Any]) -> None:
         key = f"tasks.{task_name}"
         for language in task_cfg.get("languages") or []:
             task.check_language(language, f"{key}.languages")
+        settings_key = f"{key}.settings" if task_cfg.get("settings") else "settings"
+        for setting in task_settings(task_name, config):
+            if setting not in SETTINGS:
+                raise ConfigError(
+                    settings_key, f"unknown setting '{setting}' (known: {', '.join(SETTINGS)})"
+                )
+            if setting not in task.settings:
+                raise ConfigError(
+                    settings_key,
+                    f"{task.title} has no data for setting '{setting}' (it has: "
+                    f"{', '.join(task.settings)}); give the task its own 'settings' list",
+                )
         if task_cfg["source"] == "demo" and not task.demo_languages:
             raise ConfigError(f"{key}.source", f"{task.title} has no demo data; use hub or files")
         if task_cfg["source"] == "demo":
@@ -101,4 +130,7 @@ def check_config(config: dict[str, Any]) -> None:
             if not task_cfg.get("path") and not task_cfg.get("files"):
                 raise ConfigError(f"{key}.path", "source 'files' needs 'path' (a folder)")
             for language, split in needed_splits(task_name, config):
-                resolve_file(task, task_cfg, language, split)
+                resolve_files(task, task_cfg, language, split)
+        if task_cfg["source"] == "hub":
+            for language, _ in needed_splits(task_name, config):
+                hub_location(task, language)

@@ -8,23 +8,37 @@ from typing import Any
 
 from mte.errors import ConfigError
 from mte.io import sha256_file
-from mte.readers.hub import load_hub_split, pair_examples_from_hub
+from mte.readers.hub import load_hub_split, pair_examples_from_hub, tagging_examples_from_hub
 from mte.readers.pairs import read_pairs
+from mte.readers.tagging import read_tagging
 from mte.tasks import Task
 
-# Where each split lies in a task's released layouts, tried in order ({lang} is filled in).
+PAIR_FILES = {
+    # XTREME's processed files; MultiNLI (the XNLI English training set); the original
+    # XNLI 1.0 release with a language column.
+    "train": (
+        "train-{lang}.tsv",
+        "multinli_1.0_train.jsonl",
+        "multinli_1.0_train.txt",
+        "train.tsv",
+    ),
+    "dev": ("dev-{lang}.tsv", "xnli.dev.tsv"),
+    "test": ("test-{lang}.tsv", "xnli.test.tsv"),
+}
+XTREME_TAGGING_FILES = {split: (f"{split}-{{lang}}.tsv",) for split in ("train", "dev", "test")}
+
+# Where each split lies in a task's released layouts, tried in order. {lang} is the language,
+# {code} its code in file names; a template with * takes every file it matches (sorted).
 FILE_CANDIDATES: dict[str, dict[str, tuple[str, ...]]] = {
-    "pair_classification": {
-        # XTREME's processed files; MultiNLI (the XNLI English training set); the original
-        # XNLI 1.0 release with a language column.
-        "train": (
-            "train-{lang}.tsv",
-            "multinli_1.0_train.jsonl",
-            "multinli_1.0_train.txt",
-            "train.tsv",
-        ),
-        "dev": ("dev-{lang}.tsv", "xnli.dev.tsv"),
-        "test": ("test-{lang}.tsv", "xnli.test.tsv"),
+    "xnli": PAIR_FILES,
+    "pawsx": PAIR_FILES,
+    # CoNLL-2002/2003: eng/esp/ned/deu .train, .testa (development), .testb (test)
+    "conll": {"train": ("{code}.train",), "dev": ("{code}.testa",), "test": ("{code}.testb",)},
+    "panx": XTREME_TAGGING_FILES,
+    # XTREME's processed TSV, else every UD treebank of the language in CoNLL-U
+    "udpos": {
+        split: (f"{split}-{{lang}}.tsv", f"{{lang}}_*-ud-{split}.conllu")
+        for split in ("train", "dev", "test")
     },
 }
 
@@ -34,22 +48,31 @@ def demo_dir(task: Task) -> Path:
     return Path(str(resources.files("mte") / "demo" / task.name))
 
 
+def _expand(template: Path) -> list[Path]:
+    if "*" in template.name:
+        return sorted(template.parent.glob(template.name))
+    return [template] if template.is_file() else []
+
+
 def candidate_files(task: Task, task_cfg: dict[str, Any], language: str, split: str) -> list[Path]:
-    """The files that may hold ``split`` of ``language``, in the order they are tried."""
+    """The file templates that may hold ``split`` of ``language``, in the order tried."""
     if task_cfg["source"] == "demo":
         return [demo_dir(task) / f"{split}-{language}.tsv"]
     base = Path(task_cfg.get("path") or ".")
     explicit = (task_cfg.get("files") or {}).get(split)
-    templates = (explicit,) if explicit else FILE_CANDIDATES[task.family][split]
-    return [base / template.format(lang=language) for template in templates]
+    templates = (explicit,) if explicit else FILE_CANDIDATES[task.name][split]
+    code = task.file_codes.get(language, language)
+    return [base / template.format(lang=language, code=code) for template in templates]
 
 
-def resolve_file(task: Task, task_cfg: dict[str, Any], language: str, split: str) -> Path:
-    """The first existing candidate file, or a :class:`ConfigError` naming what was tried."""
+def resolve_files(task: Task, task_cfg: dict[str, Any], language: str, split: str) -> list[Path]:
+    """The files of the first candidate that exists, or a :class:`ConfigError` naming what
+    was tried."""
     candidates = candidate_files(task, task_cfg, language, split)
     for candidate in candidates:
-        if candidate.is_file():
-            return candidate
+        found = _expand(candidate)
+        if found:
+            return found
     key = f"tasks.{task.name}.{'files' if task_cfg.get('files') else 'path'}"
     if task_cfg["source"] == "demo":
         key = f"tasks.{task.name}.languages"
@@ -59,32 +82,71 @@ def resolve_file(task: Task, task_cfg: dict[str, Any], language: str, split: str
     )
 
 
+def hub_location(task: Task, language: str) -> tuple[str, str]:
+    """The hub dataset id and config that hold ``language`` of ``task``."""
+    if task.hub_configs:
+        if language not in task.hub_configs:
+            raise ConfigError(
+                f"tasks.{task.name}.source",
+                f"{task.title} '{language}' is not on the Hugging Face hub; use source: files",
+            )
+        return task.hub_configs[language]
+    return task.hub_id, language
+
+
+def read_files(task: Task, paths: list[Path], language: str) -> list[dict[str, Any]]:
+    """Read released files of ``task`` with the reader of its family."""
+    if task.family == "tagging":
+        return read_tagging(paths, task)
+    return read_pairs(paths[0], task, language)
+
+
 def materialize(
     task: Task, task_cfg: dict[str, Any], language: str, split: str
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Read ``split`` of ``language`` from the task's configured source.
 
-    Returns the canonical examples and a provenance record (source, file and checksum, or hub
-    id, config and revision).
+    Returns the canonical examples and a provenance record (source, files and checksums, or
+    hub id, config and revision).
     """
     source = task_cfg["source"]
     if source in ("demo", "files"):
-        path = resolve_file(task, task_cfg, language, split)
-        examples = read_pairs(path, task, language)
-        origin = {"source": source, "file": str(path), "sha256": sha256_file(path)}
+        paths = resolve_files(task, task_cfg, language, split)
+        examples = read_files(task, paths, language)
+        origin = {
+            "source": source,
+            "files": [{"file": str(p), "sha256": sha256_file(p)} for p in paths],
+        }
     elif source == "hub":
+        hub_id, config_name = hub_location(task, language)
         hub_split = task.hub_splits[split]
         revision = task_cfg.get("revision")
-        dataset = load_hub_split(task.hub_id, language, hub_split, revision)
-        examples = pair_examples_from_hub(dataset, task)
+        dataset = load_hub_split(hub_id, config_name, hub_split, revision)
+        if task.family == "tagging":
+            examples = tagging_examples_from_hub(dataset, task)
+        else:
+            examples = pair_examples_from_hub(dataset, task)
         origin = {
             "source": "hub",
-            "id": task.hub_id,
-            "config": language,
+            "id": hub_id,
+            "config": config_name,
             "split": hub_split,
             "revision": revision,
             "fingerprint": getattr(dataset, "_fingerprint", None),
         }
     else:
         raise ConfigError(f"tasks.{task.name}.source", f"unknown source '{source}'")
+    subset = (task_cfg.get("subset") or {}).get(split)
+    if subset:
+        examples = take_subset(examples, subset, f"tasks.{task.name}.subset.{split}")
+        origin["subset"] = subset
     return examples, origin
+
+
+def take_subset(examples: list[dict[str, Any]], subset: dict[str, int], key: str) -> list[dict]:
+    """The first or last N examples, in file order; asking for more than there are is an
+    error, so that a subset size written in a config is the size that ran."""
+    ((where, size),) = subset.items()
+    if size > len(examples):
+        raise ConfigError(key, f"asks for {where} {size} examples, but there are {len(examples)}")
+    return examples[:size] if where == "first" else examples[-size:]

@@ -23,6 +23,8 @@ def tokenize_pairs(
     """
     label_index = {label: index for index, label in enumerate(task.labels)}
     features: dict[str, Any] = {
+        "family": "pair_classification",
+        "task": task.name,
         "ids": [e["id"] for e in examples],
         "input_ids": [],
         "labels": [],
@@ -51,6 +53,25 @@ def tokenize_pairs(
     return features
 
 
+def concat_features(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """Several languages' features as one training set (multilingual fine-tuning)."""
+    if len(parts) == 1:
+        return parts[0]
+    merged = {key: value for key, value in parts[0].items() if not isinstance(value, list)}
+    merged["label_names"] = parts[0]["label_names"]
+    offset = 0
+    for part in parts:
+        if part["label_names"] != merged["label_names"]:
+            raise ValueError("features with different label sets cannot be concatenated")
+        for key, value in part.items():
+            if isinstance(value, list) and key != "label_names":
+                if key == "window_example":
+                    value = [index + offset for index in value]
+                merged.setdefault(key, []).extend(value)
+        offset += len(part["ids"])
+    return merged
+
+
 def save_features(features: dict[str, Any], path: str | Path) -> None:
     """Write features with ``torch.save`` (plain lists: loadable with ``weights_only``)."""
     from mte.io import atomic_path
@@ -62,3 +83,110 @@ def save_features(features: dict[str, Any], path: str | Path) -> None:
 def load_features(path: str | Path) -> dict[str, Any]:
     """Read features written by :func:`save_features`."""
     return torch.load(path, weights_only=True)
+
+
+def _word_pieces(tokenizer: Any, words: list[str]) -> list[list[int]]:
+    """Sub-token ids of each word, as the tokenizer splits a pre-split sentence.
+
+    A word that tokenizes to nothing (e.g. a control character the normaliser deletes) gets
+    the unknown token, so that every word has a position to carry its label and prediction.
+    """
+    encoded = tokenizer(words, is_split_into_words=True, add_special_tokens=False)
+    pieces: list[list[int]] = [[] for _ in words]
+    for token_id, word in zip(encoded["input_ids"], encoded.word_ids(), strict=True):
+        if word is not None:
+            pieces[word].append(token_id)
+    for word_pieces in pieces:
+        if not word_pieces:
+            word_pieces.append(tokenizer.unk_token_id)
+    return pieces
+
+
+def _empty_piece_ids(tokenizer: Any) -> set[int]:
+    """Ids of pieces with no surface form: the bare SentencePiece word marker."""
+    marker = tokenizer.convert_tokens_to_ids("\u2581")
+    return {marker} if marker is not None and marker != tokenizer.unk_token_id else set()
+
+
+def tokenize_tagging(
+    tokenizer: Any,
+    examples: list[dict[str, Any]],
+    task: Task,
+    max_length: int,
+    label_subword: str = "first",
+) -> dict[str, Any]:
+    """Encode tagged sentences into windows of at most ``max_length`` sub-tokens.
+
+    Each word's label sits on one sub-token (the first, or with ``first_nonempty`` the first
+    that is not a bare word marker); other sub-tokens get -100 and are ignored by the loss. A
+    sentence longer than a window is split between words into consecutive windows, so every
+    word is labelled and predicted exactly once; nothing is truncated, except the sub-tokens
+    after the first of a single word longer than a whole window.
+    """
+    tag_index = {tag: index for index, tag in enumerate(task.labels)}
+    empty = _empty_piece_ids(tokenizer) if label_subword == "first_nonempty" else set()
+    room = max_length - 2  # <s> ... </s>
+    features: dict[str, Any] = {
+        "family": "tagging",
+        "task": task.name,
+        "ids": [e["id"] for e in examples],
+        "label_names": list(task.labels),
+        "max_length": max_length,
+        "label_subword": label_subword,
+        "word_labels": [],
+        "input_ids": [],
+        "labels": [],
+        "window_example": [],
+        "window_positions": [],
+    }
+    split_sentences = 0
+    for index, example in enumerate(examples):
+        if len(example["tokens"]) != len(example["tags"]):
+            raise InputError("<examples>", index + 1, "tokens and tags differ in number")
+        word_labels = [tag_index[tag] for tag in example["tags"]]
+        features["word_labels"].append(word_labels)
+        pieces = _word_pieces(tokenizer, example["tokens"])
+        windows, current, used = [], [], 0
+        for word, word_pieces in enumerate(pieces):
+            word_pieces = word_pieces[:room]
+            pieces[word] = word_pieces
+            if current and used + len(word_pieces) > room:
+                windows.append(current)
+                current, used = [], 0
+            current.append(word)
+            used += len(word_pieces)
+        if current or not pieces:
+            windows.append(current)
+        split_sentences += len(windows) > 1
+        for words in windows:
+            input_ids = [tokenizer.cls_token_id]
+            labels = [-100]
+            positions = []
+            for word in words:
+                word_pieces = pieces[word]
+                offset = next((i for i, piece in enumerate(word_pieces) if piece not in empty), 0)
+                positions.append(len(input_ids) + offset)
+                labels += [-100] * len(word_pieces)
+                labels[positions[-1]] = word_labels[word]
+                input_ids += word_pieces
+            input_ids.append(tokenizer.sep_token_id)
+            labels.append(-100)
+            features["input_ids"].append(input_ids)
+            features["labels"].append(labels)
+            features["window_example"].append(index)
+            features["window_positions"].append(positions)
+    features["split_sentences"] = split_sentences
+    return features
+
+
+def tokenize_examples(
+    tokenizer: Any,
+    examples: list[dict[str, Any]],
+    task: Task,
+    max_length: int,
+    label_subword: str = "first",
+) -> dict[str, Any]:
+    """Features of the task's family."""
+    if task.family == "tagging":
+        return tokenize_tagging(tokenizer, examples, task, max_length, label_subword)
+    return tokenize_pairs(tokenizer, examples, task, max_length)

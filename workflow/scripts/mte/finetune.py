@@ -13,11 +13,10 @@ from typing import Any
 import torch
 
 from mte.batching import collate
-from mte.features import load_features
+from mte.features import concat_features, load_features
+from mte.heads import auto_model_class, head_for
 from mte.io import atomic_path, sha256_file, write_json
 from mte.logs import progress_bar
-from mte.metrics import accuracy
-from mte.predict import predict_label_indices
 
 log = logging.getLogger(__name__)
 
@@ -25,13 +24,13 @@ CHECKPOINT = "checkpoint.pt"
 BEST = "best.pt"
 
 
-def _signature(hp: dict[str, Any], seed: int, train_path: Path, model_dir: Path) -> str:
+def _signature(hp: dict[str, Any], seed: int, train_paths: list[Path], model_dir: Path) -> str:
     """What a checkpoint was made for: a checkpoint of other settings is never resumed."""
     payload = json.dumps(
         {
             "hp": hp,
             "seed": seed,
-            "train": sha256_file(train_path),
+            "train": [sha256_file(path) for path in train_paths],
             "model": sha256_file(model_dir / "config.json"),
         },
         sort_keys=True,
@@ -57,34 +56,34 @@ def _save(obj: Any, path: Path) -> None:
         torch.save(obj, tmp)
 
 
-def finetune_classifier(
+def finetune(
     model_dir: str | Path,
-    train_path: str | Path,
-    dev_path: str | Path,
+    train_paths: list[str | Path],
+    dev_paths: list[str | Path],
     out_dir: str | Path,
     checkpoint_dir: str | Path,
     hp: dict[str, Any],
     seed: int,
 ) -> dict[str, Any]:
-    """Fine-tune a sequence classifier; keep the epoch with the best dev accuracy.
+    """Fine-tune on the concatenated training features; keep the epoch with the best dev
+    score (the task's primary metric on the concatenated dev features).
 
     ``hp``: learning_rate, epochs, batch_size, warmup_ratio, weight_decay, max_grad_norm,
     eval_batch_size, freeze_word_embeddings, checkpoint_every_steps. A checkpoint with the
     same signature (hyper-parameters, seed, training data, model) in ``checkpoint_dir`` is
     resumed from its exact step; the data order and dropout RNG are restored with it.
     """
-    from transformers import (
-        AutoModelForSequenceClassification,
-        AutoTokenizer,
-        get_linear_schedule_with_warmup,
-    )
+    from transformers import AutoTokenizer, get_linear_schedule_with_warmup
 
     model_dir, out_dir, checkpoint_dir = Path(model_dir), Path(out_dir), Path(checkpoint_dir)
-    train, dev = load_features(train_path), load_features(dev_path)
+    train_paths = [Path(p) for p in train_paths]
+    train = concat_features([load_features(p) for p in train_paths])
+    dev = concat_features([load_features(p) for p in dev_paths])
+    head = head_for(train)
     labels = train["label_names"]
     torch.manual_seed(seed)
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
-    model = AutoModelForSequenceClassification.from_pretrained(
+    model = auto_model_class(head).from_pretrained(
         model_dir,
         num_labels=len(labels),
         id2label=dict(enumerate(labels)),
@@ -102,7 +101,7 @@ def finetune_classifier(
     scheduler = get_linear_schedule_with_warmup(
         optimizer, int(hp["warmup_ratio"] * total_steps), total_steps
     )
-    signature = _signature(hp, seed, Path(train_path), model_dir)
+    signature = _signature(hp, seed, train_paths, model_dir)
     state = {"step": 0, "epoch": 0, "batch": 0, "best": None, "history": []}
     checkpoint_file = checkpoint_dir / CHECKPOINT
     if checkpoint_file.is_file():
@@ -156,7 +155,7 @@ def finetune_classifier(
                 state["batch"] * batch_size : (state["batch"] + 1) * batch_size
             ].tolist()
             batch = collate(train, indices, pad_id)
-            batch["labels"] = torch.tensor([train["labels"][i] for i in indices])
+            batch["labels"] = head.batch_labels(train, indices)
             loss = model(**batch).loss
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), hp["max_grad_norm"])
@@ -166,16 +165,15 @@ def finetune_classifier(
             state["step"] += 1
             state["batch"] += 1
             progress.update(1)
-            progress.set_postfix(loss=f"{loss.item():.4f}")
+            progress.set_postfix(loss=f"{loss.item():.4f}", refresh=False)
             if every and state["step"] % every == 0 and state["batch"] < steps_per_epoch:
                 save_checkpoint()
-        dev_predictions = predict_label_indices(model, dev, hp["eval_batch_size"], pad_id)
-        dev_accuracy = accuracy(dev["labels"], dev_predictions)
+        dev_score = head.dev_score(dev, head.predict(model, dev, hp["eval_batch_size"], pad_id))
         state["history"].append(
-            {"epoch": state["epoch"] + 1, "step": state["step"], "dev_accuracy": dev_accuracy}
+            {"epoch": state["epoch"] + 1, "step": state["step"], "dev_score": dev_score}
         )
-        log.info("epoch %d: dev accuracy %.4f", state["epoch"] + 1, dev_accuracy)
-        if state["best"] is None or dev_accuracy > state["best"]["dev_accuracy"]:
+        log.info("epoch %d: dev score %.4f", state["epoch"] + 1, dev_score)
+        if state["best"] is None or dev_score > state["best"]["dev_score"]:
             state["best"] = state["history"][-1]
             _save(model.state_dict(), checkpoint_dir / BEST)
         state["epoch"] += 1
@@ -192,8 +190,8 @@ def finetune_classifier(
         "seed": seed,
         "selected": state["best"],
         "history": state["history"],
-        "train_examples": n_train,
-        "dev_examples": len(dev["input_ids"]),
+        "train_inputs": n_train,
+        "dev_examples": len(dev["ids"]),
     }
     write_json(out_dir / "training.json", record)
     shutil.rmtree(checkpoint_dir)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from mte.errors import IntegrityError
-from mte.metrics import accuracy
+from mte.metrics import accuracy, tagging_metrics
 from mte.tasks import Task
 
 SHOWN = 5
@@ -76,9 +76,39 @@ def score_classification(
     }
 
 
+def score_tagging(
+    task: Task,
+    predictions: list[dict[str, Any]],
+    gold: list[dict[str, Any]],
+    predictions_path: str | Path,
+    gold_path: str | Path,
+) -> dict[str, Any]:
+    """Entity (NER) or token (POS) metrics; every sentence needs one known tag per word."""
+    pairs = align(predictions, gold, predictions_path, gold_path)
+    for example, prediction in pairs:
+        if len(prediction["tags"]) != len(example["tokens"]):
+            raise IntegrityError(
+                f"{predictions_path}: sentence {example['id']!r} has {len(example['tokens'])} "
+                f"words in {gold_path} but {len(prediction['tags'])} predicted tags"
+            )
+    unknown = sorted({t for _, p in pairs for t in p["tags"] if t not in task.labels})
+    if unknown:
+        raise IntegrityError(
+            f"{predictions_path}: predicted tag(s) {_some(unknown)} are not tags of {task.title}"
+        )
+    gold_tags = [example["tags"] for example, _ in pairs]
+    predicted = [prediction["tags"] for _, prediction in pairs]
+    return {
+        "n": len(pairs),
+        "words": sum(len(tags) for tags in gold_tags),
+        "metrics": tagging_metrics(task, gold_tags, predicted),
+    }
+
+
 def score_files(task: Task, predictions_path: str | Path, gold_path: str | Path) -> dict[str, Any]:
-    """Read a predictions file and its gold file, and score them."""
+    """Read a predictions file and its gold file, and score them with the task's family."""
     from mte.io import read_jsonl
 
     predictions, gold = read_jsonl(predictions_path), read_jsonl(gold_path)
-    return score_classification(task, predictions, gold, predictions_path, gold_path)
+    scorer = score_tagging if task.family == "tagging" else score_classification
+    return scorer(task, predictions, gold, predictions_path, gold_path)

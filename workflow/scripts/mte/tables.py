@@ -35,10 +35,12 @@ def task_table(scores: list[dict[str, Any]], languages: list[str], metric: str) 
     )[languages]
     per_seed[AVERAGE] = per_seed.mean(axis=1)
     grouped = per_seed.groupby(level=["model", "setting"], sort=False)
-    table = grouped.mean()
-    table.insert(0, "seeds", grouped.size())
+    # rows in the order the scores come (the config's order of models and settings)
+    rows = list(dict.fromkeys(zip(frame["model"], frame["setting"], strict=True)))
+    table = grouped.mean().reindex(rows)
+    table.insert(0, "seeds", grouped.size().reindex(rows))
     if (table["seeds"] > 1).any():
-        std = grouped.std(ddof=1).add_suffix("_std")
+        std = grouped.std(ddof=1).reindex(rows).add_suffix("_std")
         table = table.join(std)
     return table.reset_index()
 

@@ -1,0 +1,118 @@
+"""What differs between task families when training and predicting: the model class, the
+shape of the labels, how predictions are read back, and the dev score."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import torch
+
+from mte.batching import collate, length_sorted_batches
+from mte.logs import progress_bar
+from mte.tasks import get_task
+
+
+def _run(model: Any, features: dict[str, Any], batch_size: int, pad_id: int, progress: bool):
+    """Yield (indices, logits) over length-sorted batches, under inference mode."""
+    model.eval()
+    batches = length_sorted_batches(features, batch_size)
+    with torch.inference_mode():
+        bar = progress_bar(iterable=batches, desc="predict", unit="batch", disable=not progress)
+        for indices in bar:
+            yield indices, model(**collate(features, indices, pad_id)).logits
+
+
+class ClassificationHead:
+    """One label per example (sentence or sentence pair)."""
+
+    auto_class = "AutoModelForSequenceClassification"
+
+    def batch_labels(self, features: dict[str, Any], indices: Sequence[int]) -> torch.Tensor:
+        return torch.tensor([features["labels"][i] for i in indices])
+
+    def predict(
+        self, model: Any, features: dict[str, Any], batch_size: int, pad_id: int, progress=False
+    ) -> list[int]:
+        """Arg-max label index per example, in the features' order."""
+        predictions = [0] * len(features["input_ids"])
+        for indices, logits in _run(model, features, batch_size, pad_id, progress):
+            for index, label in zip(indices, logits.argmax(dim=-1).tolist(), strict=True):
+                predictions[index] = label
+        return predictions
+
+    def gold(self, features: dict[str, Any]) -> list[int]:
+        return features["labels"]
+
+    def records(self, features: dict[str, Any], predicted: list[int]) -> list[dict[str, Any]]:
+        names = features["label_names"]
+        return [
+            {"id": example_id, "label": names[label]}
+            for example_id, label in zip(features["ids"], predicted, strict=True)
+        ]
+
+    def dev_score(self, features: dict[str, Any], predicted: list[int]) -> float:
+        from mte.metrics import accuracy
+
+        return accuracy(self.gold(features), predicted)
+
+
+class TaggingHead:
+    """One tag per word, read from the sub-token that carries the word's label."""
+
+    auto_class = "AutoModelForTokenClassification"
+
+    def batch_labels(self, features: dict[str, Any], indices: Sequence[int]) -> torch.Tensor:
+        rows = [features["labels"][i] for i in indices]
+        labels = torch.full((len(rows), max(len(r) for r in rows)), -100, dtype=torch.long)
+        for r, row in enumerate(rows):
+            labels[r, : len(row)] = torch.tensor(row, dtype=torch.long)
+        return labels
+
+    def predict(
+        self, model: Any, features: dict[str, Any], batch_size: int, pad_id: int, progress=False
+    ) -> list[list[int]]:
+        """Tag indices per word of every example; windows are joined back in order."""
+        window_tags: list[list[int]] = [[] for _ in features["input_ids"]]
+        for indices, logits in _run(model, features, batch_size, pad_id, progress):
+            best = logits.argmax(dim=-1)
+            for row, index in enumerate(indices):
+                positions = torch.tensor(features["window_positions"][index], dtype=torch.long)
+                window_tags[index] = best[row, positions].tolist()
+        tags: list[list[int]] = [[] for _ in features["ids"]]
+        for index, example in enumerate(features["window_example"]):
+            tags[example].extend(window_tags[index])
+        return tags
+
+    def gold(self, features: dict[str, Any]) -> list[list[int]]:
+        return features["word_labels"]
+
+    def records(self, features: dict[str, Any], predicted: list[list[int]]) -> list[dict]:
+        names = features["label_names"]
+        return [
+            {"id": example_id, "tags": [names[t] for t in tags]}
+            for example_id, tags in zip(features["ids"], predicted, strict=True)
+        ]
+
+    def dev_score(self, features: dict[str, Any], predicted: list[list[int]]) -> float:
+        from mte.metrics import tagging_metrics
+
+        names = features["label_names"]
+        task = get_task(features["task"])
+        gold = [[names[t] for t in tags] for tags in self.gold(features)]
+        guess = [[names[t] for t in tags] for tags in predicted]
+        return tagging_metrics(task, gold, guess)[task.primary_metric]
+
+
+HEADS = {"pair_classification": ClassificationHead(), "tagging": TaggingHead()}
+
+
+def head_for(features: dict[str, Any]) -> ClassificationHead | TaggingHead:
+    """The head of the features' task family."""
+    return HEADS[features["family"]]
+
+
+def auto_model_class(head: ClassificationHead | TaggingHead) -> Any:
+    import transformers
+
+    return getattr(transformers, head.auto_class)
