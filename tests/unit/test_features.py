@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
 import torch
 from transformers import AutoTokenizer
 
@@ -82,3 +83,51 @@ def test_first_nonempty_skips_bare_markers(e5_model: Path) -> None:
     assert marker in first_ids  # the papers' rule puts labels on bare markers
     assert marker not in nonempty_ids
     assert first["word_labels"] == nonempty["word_labels"] == [[5, 6, 0, 0]]
+
+
+def test_qa_windows_hold_the_answer_and_map_back(tiny_model: Path) -> None:
+    from mte.features import tokenize_qa
+
+    tokenizer = AutoTokenizer.from_pretrained(tiny_model)
+    filler = "Der Zug nach Berlin fuhr heute nicht. " * 20
+    context = filler + "Paris liegt an der Seine."
+    start = context.index("Seine")
+    example = {
+        "id": "q",
+        "context": context,
+        "question": "Wo liegt Paris?",
+        "answers": {"text": ["Seine"], "answer_start": [start]},
+    }
+    xquad = TASKS["xquad"]
+    training = tokenize_qa(tokenizer, [example], xquad, 48, 16, training=True)
+    every = tokenize_qa(tokenizer, [example], xquad, 48, 16, training=False)
+    assert len(every["input_ids"]) > len(training["input_ids"]) >= 1
+    assert all(len(ids) <= 48 for ids in every["input_ids"])
+    # the labelled tokens' character offsets cover exactly the answer
+    for window, (first, last) in enumerate(
+        zip(training["start_positions"], training["end_positions"], strict=True)
+    ):
+        offsets = training["offsets"][window]
+        assert context[offsets[first][0] : offsets[last][1]].strip() == "Seine"
+    # windows overlap: every context character is in some window
+    covered = set()
+    for offsets in every["offsets"]:
+        for span in offsets:
+            if span is not None:
+                covered.update(range(*span))
+    assert covered >= {i for i, ch in enumerate(context) if not ch.isspace()}
+
+
+def test_best_span_respects_order_length_and_context() -> None:
+    from mte.heads import QuestionAnsweringHead
+
+    head = QuestionAnsweringHead()
+    offsets = [None, None, [0, 5], [6, 9], [10, 14], None]
+    starts = torch.tensor([9.0, 0.0, 1.0, 3.0, 0.5, 9.0])
+    ends = torch.tensor([9.0, 0.0, 2.0, 0.1, 4.0, 9.0])
+    # question/special tokens (None) never count; the best valid span is tokens 3..4
+    score, first, last = head._best_span(starts, ends, offsets)
+    assert (first, last) == (3, 4) and score == pytest.approx(7.0)
+    # one-token spans only: 1 + 2 (token 2), 3 + 0.1 (token 3), 0.5 + 4 (token 4)
+    head.max_answer_tokens = 1
+    assert head._best_span(starts, ends, offsets) == pytest.approx((4.5, 4, 4))

@@ -36,8 +36,8 @@ def test_mlqa_counts_offsets_and_gold_scores(shared_data: Path, name: str, count
     scores = qa_scores([a[0] for a in gold], gold, lambda t: normalize_mlqa(t, language))
     # One Spanish gold answer is the bare article "una": normalised to nothing, it matches
     # itself exactly but has no token to overlap, and the official F1 is then 0 for it.
-    expected_f1 = 100.0 * 499 / 500 if name == "dev-context-es-question-es.json" else 100.0
-    assert scores == pytest.approx({"f1": expected_f1, "exact_match": 100.0})
+    expected_f1 = 499 / 500 if name == "dev-context-es-question-es.json" else 1.0
+    assert scores == pytest.approx({"f1": expected_f1, "exact_match": 1.0})
 
 
 @pytest.mark.parametrize("language", ["en", "de", "es", "zh", "ru", "ar"])
@@ -47,8 +47,8 @@ def test_xquad_counts_and_gold_scores(shared_data: Path, language: str) -> None:
     assert len({e["id"] for e in examples}) == 1190
     gold = [e["answers"]["text"] for e in examples]
     assert qa_scores([a[0] for a in gold], gold, normalize_squad) == {
-        "f1": 100.0,
-        "exact_match": 100.0,
+        "f1": 1.0,
+        "exact_match": 1.0,
     }
 
 
@@ -61,7 +61,7 @@ def test_squad_normalisation_hand_worked() -> None:
     scores = qa_scores(
         ["the cat sat", "dog"], [["A cat sat down"], ["cat", "dog"]], normalize_squad
     )
-    assert scores == pytest.approx({"f1": 90.0, "exact_match": 50.0})
+    assert scores == pytest.approx({"f1": 0.9, "exact_match": 0.5})
     # an empty prediction scores 0 against a non-empty answer
     assert qa_scores([""], [["Paris"]], normalize_squad) == {"f1": 0.0, "exact_match": 0.0}
 
@@ -80,7 +80,7 @@ def test_mlqa_normalisation_hand_worked() -> None:
     assert normalize_mlqa("北京是首都。Beijing 2008", "zh") == "北 京 是 首 都 beijing 2008"
     # character F1 for Chinese: 北京 vs 北京市 share 2 of 2 and 3 characters
     scores = qa_scores(["北京"], [["北京市"]], lambda t: normalize_mlqa(t, "zh"))
-    assert scores["f1"] == pytest.approx(80.0) and scores["exact_match"] == 0.0
+    assert scores["f1"] == pytest.approx(0.8) and scores["exact_match"] == 0.0
     with pytest.raises(ValueError, match="no answer normalisation for language 'ru'"):
         normalize_mlqa("x", "ru")
 

@@ -64,3 +64,25 @@ def test_tagging_predictions_must_have_one_tag_per_word() -> None:
         score_tagging(panx, [{"id": "1", "tags": ["B-LOC", "O"]}], gold, "p", "g")
     with pytest.raises(IntegrityError, match="'B-GPE' are not tags of PAN-X"):
         score_tagging(panx, [{"id": "1", "tags": ["B-GPE", "O", "O"]}], gold, "p", "g")
+
+
+def test_qa_scores_use_the_languages_normalisation() -> None:
+    from mte.scoring import score_qa
+
+    gold = [
+        {
+            "id": "1",
+            "context": "",
+            "question": "",
+            "answers": {"text": ["la casa"], "answer_start": [0]},
+        }
+    ]
+    # MLQA Spanish drops the article "la"; SQuAD (XQuAD) does not
+    mlqa = score_qa(TASKS["mlqa"], [{"id": "1", "answer": "casa"}], gold, "p", "g", "es")
+    assert mlqa["metrics"] == {"f1": 1.0, "exact_match": 1.0}
+    xquad = score_qa(TASKS["xquad"], [{"id": "1", "answer": "casa"}], gold, "p", "g", "es")
+    assert xquad["metrics"]["exact_match"] == 0.0
+    with pytest.raises(IntegrityError, match="no answer string for id"):
+        score_qa(TASKS["xquad"], [{"id": "1", "label": "x"}], gold, "p", "g", "es")
+    with pytest.raises(IntegrityError, match="gold ids have no prediction"):
+        score_qa(TASKS["xquad"], [{"id": "2", "answer": "x"}], gold, "p", "g", "es")

@@ -64,3 +64,18 @@ def test_rows_keep_the_config_order() -> None:
         ("a", "zero-shot"),
     ]
     assert list(table["en"]) == pytest.approx([50.0, 60.0, 70.0])
+
+
+def test_qa_cells_read_f1_slash_em() -> None:
+    from mte.tables import with_second_metric
+
+    scores = [
+        {**_score("m", 1, "en", 0.0), "metrics": {"f1": 0.80, "exact_match": 0.70}},
+        {**_score("m", 1, "de", 0.0), "metrics": {"f1": 0.60, "exact_match": 0.40}},
+    ]
+    table = task_table(scores, ["en", "de"], "f1")
+    table = with_second_metric(table, task_table(scores, ["en", "de"], "exact_match"), "em")
+    assert table.loc[0, "avg"] == pytest.approx(70.0)
+    assert table.loc[0, "avg_em"] == pytest.approx(55.0)
+    markdown = to_markdown(table, ["en", "de"], "MLQA", "em")
+    assert "| m | zero-shot | 80.0 / 70.0 | 60.0 / 40.0 | 70.0 / 55.0 |" in markdown

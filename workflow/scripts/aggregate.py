@@ -2,7 +2,7 @@
 
 from mte.io import read_json, write_text
 from mte.logs import rule_logging
-from mte.tables import task_table, to_markdown
+from mte.tables import task_table, to_markdown, with_second_metric
 from mte.tasks import get_task
 
 with rule_logging(snakemake) as log:
@@ -10,9 +10,12 @@ with rule_logging(snakemake) as log:
     languages = snakemake.params.languages
     scores = [read_json(path) for path in snakemake.input]
     table = task_table(scores, languages, task.primary_metric)
+    title = f"{task.title} ({task.primary_metric}, %)"
+    second = None
+    if task.family == "qa":  # the papers print QA cells as F1 / EM
+        second = "em"
+        table = with_second_metric(table, task_table(scores, languages, "exact_match"), second)
+        title = f"{task.title} (F1 / EM, %)"
     write_text(snakemake.output.csv, table.to_csv(index=False, float_format="%.2f"))
-    write_text(
-        snakemake.output.md,
-        to_markdown(table, languages, f"{task.title} ({task.primary_metric}, %)"),
-    )
+    write_text(snakemake.output.md, to_markdown(table, languages, title, second))
     log.info("%d rows", len(table))

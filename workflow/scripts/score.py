@@ -8,7 +8,7 @@ from mte.tasks import get_task
 
 with rule_logging(snakemake) as log:
     wc, inp = snakemake.wildcards, snakemake.input
-    result = score_files(get_task(wc.task), inp.predictions, inp.gold)
+    result = score_files(get_task(wc.task), inp.predictions, inp.gold, wc.lang)
     record = {
         "task": wc.task,
         "language": wc.lang,

@@ -12,13 +12,20 @@ with rule_logging(snakemake) as log:
     examples = read_jsonl(snakemake.input.data)
     task = get_task(snakemake.wildcards.task)
     features = tokenize_examples(
-        tokenizer, examples, task, snakemake.params.max_length, snakemake.params.label_subword
+        tokenizer,
+        examples,
+        task,
+        snakemake.params.max_length,
+        label_subword=snakemake.params.label_subword,
+        doc_stride=snakemake.params.doc_stride,
+        training=snakemake.wildcards.split == "train",
     )
     save_features(features, snakemake.output[0])
     log.info(
-        "%d examples; %d pairs truncated, %d sentences split into windows of %d sub-tokens",
+        "%d examples, %d inputs of at most %d sub-tokens; %d pairs truncated, %d sentences split",
         len(examples),
+        len(features["input_ids"]),
+        features["max_length"],
         features.get("truncated", 0),
         features.get("split_sentences", 0),
-        features["max_length"],
     )

@@ -132,5 +132,5 @@ def check_config(config: dict[str, Any]) -> None:
             for language, split in needed_splits(task_name, config):
                 resolve_files(task, task_cfg, language, split)
         if task_cfg["source"] == "hub":
-            for language, _ in needed_splits(task_name, config):
-                hub_location(task, language)
+            for language, split in needed_splits(task_name, config):
+                hub_location(task, language, split)

@@ -10,6 +10,7 @@ from mte.errors import ConfigError
 from mte.io import sha256_file
 from mte.readers.hub import load_hub_split, pair_examples_from_hub, tagging_examples_from_hub
 from mte.readers.pairs import read_pairs
+from mte.readers.qa import qa_examples_from_hub, read_squad_json
 from mte.readers.tagging import read_tagging
 from mte.tasks import Task
 
@@ -26,6 +27,7 @@ PAIR_FILES = {
     "test": ("test-{lang}.tsv", "xnli.test.tsv"),
 }
 XTREME_TAGGING_FILES = {split: (f"{split}-{{lang}}.tsv",) for split in ("train", "dev", "test")}
+SQUAD_FILES = {"train": ("train-v1.1.json",), "dev": ("dev-v1.1.json",)}
 
 # Where each split lies in a task's released layouts, tried in order. {lang} is the language,
 # {code} its code in file names; a template with * takes every file it matches (sorted).
@@ -40,6 +42,14 @@ FILE_CANDIDATES: dict[str, dict[str, tuple[str, ...]]] = {
         split: (f"{split}-{{lang}}.tsv", f"{{lang}}_*-ud-{split}.conllu")
         for split in ("train", "dev", "test")
     },
+    # QA: English SQuAD v1.1 trains; the benchmark's files evaluate
+    "xquad": {**SQUAD_FILES, "test": ("xquad.{lang}.json",)},
+    "mlqa": {
+        "train": SQUAD_FILES["train"],
+        "dev": ("dev-context-{lang}-question-{lang}.json", "dev-v1.1.json"),
+        "test": ("test-context-{lang}-question-{lang}.json",),
+    },
+    "tydiqa": {**SQUAD_FILES, "test": ("tydiqa.goldp.{lang}.dev.json", "tydiqa.{lang}.dev.json")},
 }
 
 
@@ -82,9 +92,11 @@ def resolve_files(task: Task, task_cfg: dict[str, Any], language: str, split: st
     )
 
 
-def hub_location(task: Task, language: str) -> tuple[str, str]:
-    """The hub dataset id and config that hold ``language`` of ``task``."""
-    if task.hub_configs:
+def hub_location(task: Task, language: str, split: str = "test") -> tuple[str, str | None]:
+    """The hub dataset id and config that hold ``split`` of ``language`` of ``task``."""
+    if task.hub_train and split in ("train", "dev") and language == task.train_language:
+        return task.hub_train
+    if task.hub_configs or task.family == "qa":
         if language not in task.hub_configs:
             raise ConfigError(
                 f"tasks.{task.name}.source",
@@ -98,6 +110,8 @@ def read_files(task: Task, paths: list[Path], language: str) -> list[dict[str, A
     """Read released files of ``task`` with the reader of its family."""
     if task.family == "tagging":
         return read_tagging(paths, task)
+    if task.family == "qa":
+        return [example for path in paths for example in read_squad_json(path)]
     return read_pairs(paths[0], task, language)
 
 
@@ -118,12 +132,14 @@ def materialize(
             "files": [{"file": str(p), "sha256": sha256_file(p)} for p in paths],
         }
     elif source == "hub":
-        hub_id, config_name = hub_location(task, language)
+        hub_id, config_name = hub_location(task, language, split)
         hub_split = task.hub_splits[split]
         revision = task_cfg.get("revision")
         dataset = load_hub_split(hub_id, config_name, hub_split, revision)
         if task.family == "tagging":
             examples = tagging_examples_from_hub(dataset, task)
+        elif task.family == "qa":
+            examples = qa_examples_from_hub(dataset, hub_id)
         else:
             examples = pair_examples_from_hub(dataset, task)
         origin = {

@@ -83,12 +83,16 @@ def finetune(
     labels = train["label_names"]
     torch.manual_seed(seed)
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
-    model = auto_model_class(head).from_pretrained(
-        model_dir,
-        num_labels=len(labels),
-        id2label=dict(enumerate(labels)),
-        label2id={label: i for i, label in enumerate(labels)},
+    label_config = (
+        {
+            "num_labels": len(labels),
+            "id2label": dict(enumerate(labels)),
+            "label2id": {label: i for i, label in enumerate(labels)},
+        }
+        if labels
+        else {}  # QA heads predict spans, not labels
     )
+    model = auto_model_class(head).from_pretrained(model_dir, **label_config)
     if hp["freeze_word_embeddings"]:
         model.get_input_embeddings().weight.requires_grad_(False)
     pad_id = tokenizer.pad_token_id
@@ -155,7 +159,7 @@ def finetune(
                 state["batch"] * batch_size : (state["batch"] + 1) * batch_size
             ].tolist()
             batch = collate(train, indices, pad_id)
-            batch["labels"] = head.batch_labels(train, indices)
+            batch.update(head.batch_targets(train, indices))
             loss = model(**batch).loss
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), hp["max_grad_norm"])

@@ -13,14 +13,20 @@ from mte.logs import progress_bar
 from mte.tasks import get_task
 
 
-def _run(model: Any, features: dict[str, Any], batch_size: int, pad_id: int, progress: bool):
-    """Yield (indices, logits) over length-sorted batches, under inference mode."""
+def _outputs(model: Any, features: dict[str, Any], batch_size: int, pad_id: int, progress: bool):
+    """Yield (indices, model outputs) over length-sorted batches, under inference mode."""
     model.eval()
     batches = length_sorted_batches(features, batch_size)
     with torch.inference_mode():
         bar = progress_bar(iterable=batches, desc="predict", unit="batch", disable=not progress)
         for indices in bar:
-            yield indices, model(**collate(features, indices, pad_id)).logits
+            yield indices, model(**collate(features, indices, pad_id))
+
+
+def _run(model: Any, features: dict[str, Any], batch_size: int, pad_id: int, progress: bool):
+    """Yield (indices, logits) over length-sorted batches."""
+    for indices, outputs in _outputs(model, features, batch_size, pad_id, progress):
+        yield indices, outputs.logits
 
 
 class ClassificationHead:
@@ -28,8 +34,8 @@ class ClassificationHead:
 
     auto_class = "AutoModelForSequenceClassification"
 
-    def batch_labels(self, features: dict[str, Any], indices: Sequence[int]) -> torch.Tensor:
-        return torch.tensor([features["labels"][i] for i in indices])
+    def batch_targets(self, features: dict[str, Any], indices: Sequence[int]) -> dict:
+        return {"labels": torch.tensor([features["labels"][i] for i in indices])}
 
     def predict(
         self, model: Any, features: dict[str, Any], batch_size: int, pad_id: int, progress=False
@@ -62,12 +68,12 @@ class TaggingHead:
 
     auto_class = "AutoModelForTokenClassification"
 
-    def batch_labels(self, features: dict[str, Any], indices: Sequence[int]) -> torch.Tensor:
+    def batch_targets(self, features: dict[str, Any], indices: Sequence[int]) -> dict:
         rows = [features["labels"][i] for i in indices]
         labels = torch.full((len(rows), max(len(r) for r in rows)), -100, dtype=torch.long)
         for r, row in enumerate(rows):
             labels[r, : len(row)] = torch.tensor(row, dtype=torch.long)
-        return labels
+        return {"labels": labels}
 
     def predict(
         self, model: Any, features: dict[str, Any], batch_size: int, pad_id: int, progress=False
@@ -104,15 +110,89 @@ class TaggingHead:
         return tagging_metrics(task, gold, guess)[task.primary_metric]
 
 
-HEADS = {"pair_classification": ClassificationHead(), "tagging": TaggingHead()}
+class QuestionAnsweringHead:
+    """An answer span per question: the best start/end over all windows of its context."""
+
+    auto_class = "AutoModelForQuestionAnswering"
+    n_best = 20
+    max_answer_tokens = 30
+
+    def batch_targets(self, features: dict[str, Any], indices: Sequence[int]) -> dict:
+        return {
+            "start_positions": torch.tensor([features["start_positions"][i] for i in indices]),
+            "end_positions": torch.tensor([features["end_positions"][i] for i in indices]),
+        }
+
+    def predict(
+        self, model: Any, features: dict[str, Any], batch_size: int, pad_id: int, progress=False
+    ) -> list[str]:
+        """One answer string per question (empty when no window offers a valid span)."""
+        best: list[tuple[float, str]] = [(float("-inf"), "") for _ in features["ids"]]
+        for indices, outputs in _outputs(model, features, batch_size, pad_id, progress):
+            for row, window in enumerate(indices):
+                example = features["window_example"][window]
+                offsets = features["offsets"][window]
+                starts = outputs.start_logits[row, : len(offsets)]
+                ends = outputs.end_logits[row, : len(offsets)]
+                span = self._best_span(starts, ends, offsets)
+                if span is not None and span[0] > best[example][0]:
+                    score, first, last = span
+                    context = features["contexts"][example]
+                    best[example] = (score, context[offsets[first][0] : offsets[last][1]].strip())
+        return [answer for _, answer in best]
+
+    def _best_span(self, starts: torch.Tensor, ends: torch.Tensor, offsets: list):
+        """(score, first token, last token) of the best valid span among the n-best starts
+        and ends of one window: both in the context, end not before start, at most
+        ``max_answer_tokens`` long."""
+        in_context = torch.tensor([o is not None for o in offsets])
+        starts = starts.masked_fill(~in_context, float("-inf"))
+        ends = ends.masked_fill(~in_context, float("-inf"))
+        k = min(self.n_best, int(in_context.sum()))
+        if k == 0:
+            return None
+        top_starts = torch.topk(starts, k).indices.tolist()
+        top_ends = torch.topk(ends, k).indices.tolist()
+        found = None
+        for first in top_starts:
+            for last in top_ends:
+                if last < first or last - first + 1 > self.max_answer_tokens:
+                    continue
+                score = float(starts[first] + ends[last])
+                if found is None or score > found[0]:
+                    found = (score, first, last)
+        return found
+
+    def gold(self, features: dict[str, Any]) -> list[list[str]]:
+        return features["answers"]
+
+    def records(self, features: dict[str, Any], predicted: list[str]) -> list[dict[str, Any]]:
+        return [
+            {"id": example_id, "answer": answer}
+            for example_id, answer in zip(features["ids"], predicted, strict=True)
+        ]
+
+    def dev_score(self, features: dict[str, Any], predicted: list[str]) -> float:
+        from mte.qa_metrics import qa_normalizer, qa_scores
+
+        task = get_task(features["task"])
+        normalize = qa_normalizer(task, task.train_language)
+        return qa_scores(predicted, self.gold(features), normalize)[task.primary_metric]
 
 
-def head_for(features: dict[str, Any]) -> ClassificationHead | TaggingHead:
+HEADS = {
+    "pair_classification": ClassificationHead(),
+    "tagging": TaggingHead(),
+    "qa": QuestionAnsweringHead(),
+}
+
+
+def head_for(features: dict[str, Any]) -> ClassificationHead | TaggingHead | QuestionAnsweringHead:
     """The head of the features' task family."""
     return HEADS[features["family"]]
 
 
-def auto_model_class(head: ClassificationHead | TaggingHead) -> Any:
+def auto_model_class(head: Any) -> Any:
     import transformers
 
     return getattr(transformers, head.auto_class)

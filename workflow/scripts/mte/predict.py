@@ -15,7 +15,7 @@ def load_finetuned(model_dir: str | Path, features: dict[str, Any]) -> tuple[Any
 
     model = auto_model_class(head_for(features)).from_pretrained(model_dir)
     model_labels = [model.config.id2label[i] for i in range(model.config.num_labels)]
-    if model_labels != list(features["label_names"]):
+    if features["label_names"] and model_labels != list(features["label_names"]):
         raise MteError(
             f"{model_dir}: the model's labels {model_labels} are not the task's "
             f"{features['label_names']}"

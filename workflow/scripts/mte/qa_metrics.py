@@ -1,7 +1,7 @@
 """Extractive QA scores with the official semantics: SQuAD v1.1 and MLQA v1.
 
-Both take the maximum over a question's gold answers and average over questions; the papers
-print the averages in percent.
+Both take the maximum over a question's gold answers and average over questions. Scores are
+fractions like every metric here; the tables print them in percent, as the papers do.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import sys
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import Any
 
 SQUAD_PUNCTUATION = frozenset(string.punctuation)
 # MLQA: every Unicode punctuation character (categories P*) and ASCII punctuation
@@ -85,7 +86,7 @@ def qa_scores(
     gold_answers: Sequence[Sequence[str]],
     normalize: Callable[[str], str],
 ) -> dict[str, float]:
-    """Exact match and token F1 in percent: per question the best over its gold answers,
+    """Exact match and token F1 (fractions): per question the best over its gold answers,
     then the mean over questions."""
     if len(predictions) != len(gold_answers):
         raise ValueError(f"{len(gold_answers)} questions but {len(predictions)} predictions")
@@ -96,4 +97,11 @@ def qa_scores(
         guess = normalize(prediction)
         exact += max(float(guess == normalize(a)) for a in answers)
         f1 += max(_f1(guess, normalize(a)) for a in answers)
-    return {"f1": 100.0 * f1 / len(predictions), "exact_match": 100.0 * exact / len(predictions)}
+    return {"f1": f1 / len(predictions), "exact_match": exact / len(predictions)}
+
+
+def qa_normalizer(task: Any, language: str) -> Callable[[str], str]:
+    """The answer normalisation of a QA task's official script for ``language``."""
+    if task.qa_normalization == "mlqa":
+        return lambda text: normalize_mlqa(text, language)
+    return normalize_squad

@@ -105,10 +105,37 @@ def score_tagging(
     }
 
 
-def score_files(task: Task, predictions_path: str | Path, gold_path: str | Path) -> dict[str, Any]:
+def score_qa(
+    task: Task,
+    predictions: list[dict[str, Any]],
+    gold: list[dict[str, Any]],
+    predictions_path: str | Path,
+    gold_path: str | Path,
+    language: str,
+) -> dict[str, Any]:
+    """F1 and exact match with the task's official answer normalisation for ``language``."""
+    from mte.qa_metrics import qa_normalizer, qa_scores
+
+    pairs = align(predictions, gold, predictions_path, gold_path)
+    not_text = [p["id"] for _, p in pairs if not isinstance(p.get("answer"), str)]
+    if not_text:
+        raise IntegrityError(f"{predictions_path}: no answer string for id(s) {_some(not_text)}")
+    metrics = qa_scores(
+        [p["answer"] for _, p in pairs],
+        [g["answers"]["text"] for g, _ in pairs],
+        qa_normalizer(task, language),
+    )
+    return {"n": len(pairs), "metrics": metrics}
+
+
+def score_files(
+    task: Task, predictions_path: str | Path, gold_path: str | Path, language: str
+) -> dict[str, Any]:
     """Read a predictions file and its gold file, and score them with the task's family."""
     from mte.io import read_jsonl
 
     predictions, gold = read_jsonl(predictions_path), read_jsonl(gold_path)
+    if task.family == "qa":
+        return score_qa(task, predictions, gold, predictions_path, gold_path, language)
     scorer = score_tagging if task.family == "tagging" else score_classification
     return scorer(task, predictions, gold, predictions_path, gold_path)

@@ -45,8 +45,17 @@ def task_table(scores: list[dict[str, Any]], languages: list[str], metric: str) 
     return table.reset_index()
 
 
-def to_markdown(table: pd.DataFrame, languages: list[str], title: str) -> str:
-    """A Markdown table: one decimal as the papers print, ``mean ± std`` for several seeds."""
+def with_second_metric(table: pd.DataFrame, second: pd.DataFrame, suffix: str) -> pd.DataFrame:
+    """``table`` plus the value columns of a second metric's table, suffixed (QA: F1 and EM)."""
+    values = [c for c in second.columns if c not in ("model", "setting", "seeds")]
+    return table.join(second[values].add_suffix(f"_{suffix}"))
+
+
+def to_markdown(
+    table: pd.DataFrame, languages: list[str], title: str, second: str | None = None
+) -> str:
+    """A Markdown table: one decimal as the papers print, ``mean ± std`` for several seeds;
+    with ``second`` (a column suffix), cells read ``first / second`` (QA's F1 / EM)."""
     columns = [*languages, AVERAGE]
     header = ["model", "setting", *columns]
     lines = [f"# {title}", "", "| " + " | ".join(header) + " |"]
@@ -57,6 +66,8 @@ def to_markdown(table: pd.DataFrame, languages: list[str], title: str) -> str:
             cell = f"{row[column]:.1f}"
             if f"{column}_std" in row and row["seeds"] > 1:
                 cell += f" ± {row[f'{column}_std']:.1f}"
+            if second:
+                cell += f" / {row[f'{column}_{second}']:.1f}"
             cells.append(cell)
         lines.append("| " + " | ".join([row["model"], row["setting"], *cells]) + " |")
     return "\n".join(lines) + "\n"

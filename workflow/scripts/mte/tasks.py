@@ -38,6 +38,11 @@ class Task:
     settings: tuple[str, ...] = ("zero-shot",)
     # a language's code in released file names, where it is not the language code itself
     file_codes: dict[str, str] = field(default_factory=dict)
+    # hub dataset (id, config) of the English training and dev data, when another dataset
+    # than the evaluation sets' holds them (SQuAD for the QA tasks)
+    hub_train: tuple[str, str | None] | None = None
+    # QA answer normalisation: "squad" (v1.1) or "mlqa" (v1, per language)
+    qa_normalization: str = ""
 
     def canonical_label(self, label: str) -> str | None:
         """The canonical spelling of ``label``, or None when it is not a label of the task."""
@@ -76,6 +81,10 @@ UDPOS_LANGUAGES = {
     "te": "Telugu", "th": "Thai", "tl": "Tagalog", "tr": "Turkish", "ur": "Urdu",
     "vi": "Vietnamese", "yo": "Yoruba", "zh": "Chinese",
 }  # fmt: skip
+
+XQUAD_LANGUAGES = ("en", "es", "de", "el", "ru", "tr", "ar", "vi", "th", "zh", "hi")
+MLQA_LANGUAGES = ("en", "es", "de", "ar", "hi", "vi", "zh")
+TYDIQA_LANGUAGES = ("en", "ar", "bn", "fi", "id", "ko", "ru", "sw", "te")
 
 
 TASKS: dict[str, Task] = {
@@ -175,6 +184,53 @@ TASKS: dict[str, Task] = {
             },
             hub_tag_column="pos_tags",
             reference="Universal Dependencies v2.5; XTREME Table 2",
+        ),
+        Task(
+            name="xquad",
+            title="XQuAD",
+            family="qa",
+            languages=XQUAD_LANGUAGES,
+            labels=(),
+            primary_metric="f1",
+            metrics=("f1", "exact_match"),
+            hub_id="google/xquad",
+            # XQuAD is one evaluation set, released as the hub's validation split
+            hub_splits={"train": "train", "dev": "validation", "test": "validation"},
+            hub_configs={lang: ("google/xquad", f"xquad.{lang}") for lang in XQUAD_LANGUAGES},
+            hub_train=("rajpurkar/squad", None),
+            qa_normalization="squad",
+            reference="Artetxe et al. 2020 (XQuAD); XTREME Table 2",
+        ),
+        Task(
+            name="mlqa",
+            title="MLQA",
+            family="qa",
+            languages=MLQA_LANGUAGES,
+            labels=(),
+            primary_metric="f1",
+            metrics=("f1", "exact_match"),
+            hub_id="facebook/mlqa",
+            hub_splits={"train": "train", "dev": "validation", "test": "test"},
+            hub_configs={lang: ("facebook/mlqa", f"mlqa.{lang}.{lang}") for lang in MLQA_LANGUAGES},
+            hub_train=("rajpurkar/squad", None),
+            qa_normalization="mlqa",
+            reference="Lewis et al. 2020 (MLQA); XLM-R Table 3; XTREME Table 2",
+        ),
+        Task(
+            name="tydiqa",
+            title="TyDiQA-GoldP",
+            family="qa",
+            languages=TYDIQA_LANGUAGES,
+            labels=(),
+            primary_metric="f1",
+            metrics=("f1", "exact_match"),
+            hub_id="google/xtreme",
+            hub_splits={"train": "train", "dev": "validation", "test": "validation"},
+            # google/xtreme's "tydiqa" config mixes the languages; only the SQuAD side is mapped
+            hub_configs={},
+            hub_train=("rajpurkar/squad", None),
+            qa_normalization="squad",
+            reference="Clark et al. 2020 (TyDi QA); XTREME Table 2",
         ),
     )
 }

@@ -1,0 +1,83 @@
+"""Extractive QA end to end on the tiny model, with a context longer than a window."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tests.workflow.snakemake_runner import run_snakemake
+
+pytestmark = pytest.mark.workflow
+
+FILLER = "Der Zug nach Berlin fuhr heute nicht, weil es regnete. " * 12
+
+
+def _squad(path: Path, prefix: str, long_context: bool) -> None:
+    paragraphs = []
+    for n, (city, river) in enumerate(
+        [("Berlin", "Spree"), ("Paris", "Seine"), ("London", "Thames"), ("Wien", "Donau")]
+    ):
+        context = f"{city} liegt an der {river}. " + (FILLER if long_context else "")
+        answer = {"text": river, "answer_start": context.index(river)}
+        if long_context and n == 0:  # an answer far past the first window
+            context = FILLER + f"{city} liegt an der {river}."
+            answer = {"text": river, "answer_start": context.rindex(river)}
+        paragraphs.append(
+            {
+                "context": context,
+                "qas": [
+                    {
+                        "id": f"{prefix}{n}",
+                        "question": f"An welchem Fluss liegt {city}?",
+                        "answers": [answer],
+                    }
+                ],
+            }
+        )
+    path.write_text(
+        json.dumps({"version": "1.1", "data": [{"title": "t", "paragraphs": paragraphs}]})
+    )
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory):
+    workdir = tmp_path_factory.mktemp("qa")
+    data = workdir / "xquad-files"
+    data.mkdir()
+    _squad(data / "train-v1.1.json", "t", long_context=False)
+    _squad(data / "dev-v1.1.json", "d", long_context=False)
+    for language in ("en", "de"):
+        _squad(data / f"xquad.{language}.json", "q", long_context=True)
+    config = {
+        "models": [{"name": "tiny", "source": "tiny"}],
+        "tasks": {
+            "xquad": {
+                "source": "files",
+                "path": str(data),
+                "languages": ["en", "de"],
+                "doc_stride": 16,
+                "hyperparameters": {"epochs": 1, "batch_size": 2, "max_length": 64},
+            }
+        },
+    }
+    done = run_snakemake(workdir, config)
+    assert done.returncode == 0, done.stderr[-4000:]
+    return workdir
+
+
+def test_every_question_gets_one_answer(run: Path) -> None:
+    predictions = [
+        json.loads(line)
+        for line in (run / "results/tiny/xquad/zero-shot/seed1/predictions/de.jsonl")
+        .read_text()
+        .splitlines()
+    ]
+    assert [p["id"] for p in predictions] == ["q0", "q1", "q2", "q3"]
+    assert all(isinstance(p["answer"], str) for p in predictions)
+    score = json.loads((run / "results/tiny/xquad/zero-shot/seed1/scores/de.json").read_text())
+    assert set(score["metrics"]) == {"f1", "exact_match"} and score["n"] == 4
+    table = pd.read_csv(run / "results" / "tables" / "xquad.csv")
+    assert list(table.columns) == ["model", "setting", "seeds", "en", "de", "avg"]
