@@ -131,3 +131,18 @@ def test_subsets_take_first_or_last() -> None:
     assert [r["id"] for r in take_subset(rows, {"last": 2}, "k")] == ["3", "4"]
     with pytest.raises(ConfigError, match="asks for first 9 examples, but there are 5"):
         take_subset(rows, {"first": 9}, "tasks.xnli.subset.test")
+
+
+def test_qa_stride_must_leave_room_in_the_window() -> None:
+    qa = {
+        "source": "hub",
+        "eval_split": "test",
+        "doc_stride": 128,
+        "hyperparameters": {"max_length": 128},
+    }
+    with pytest.raises(ConfigError) as caught:
+        check_config(_with(tasks={"xquad": qa}))
+    assert caught.value.key == "tasks.xquad.doc_stride"
+    gxlt = _with(tasks={"mlqa_gxlt": {"source": "hub", "eval_split": "test"}})
+    with pytest.raises(ConfigError, match="configure tasks.mlqa too"):
+        check_config(gxlt)

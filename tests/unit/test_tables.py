@@ -79,3 +79,16 @@ def test_qa_cells_read_f1_slash_em() -> None:
     assert table.loc[0, "avg_em"] == pytest.approx(55.0)
     markdown = to_markdown(table, ["en", "de"], "MLQA", "em")
     assert "| m | zero-shot | 80.0 / 70.0 | 60.0 / 40.0 | 70.0 / 55.0 |" in markdown
+
+
+def test_gxlt_matrix_rows_are_contexts() -> None:
+    from mte.tables import pair_matrix_markdown
+
+    pairs = ["en-en", "en-de", "de-en", "de-de"]
+    values = {"en-en": 0.8, "en-de": 0.5, "de-en": 0.6, "de-de": 0.7}
+    scores = [_score("m", 1, pair, value) for pair, value in values.items()]
+    table = task_table(scores, pairs, "accuracy")
+    markdown = pair_matrix_markdown(table, pairs, "G-XLT")
+    assert "| context | en | de |" in markdown
+    assert "| en | 80.0 | 50.0 |" in markdown  # context en: question en, question de
+    assert "| de | 60.0 | 70.0 |" in markdown

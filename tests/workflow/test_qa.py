@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.workflow.snakemake_runner import run_snakemake
+from tests.workflow.snakemake_runner import job_counts, run_snakemake
 
 pytestmark = pytest.mark.workflow
 
@@ -51,6 +51,10 @@ def run(tmp_path_factory: pytest.TempPathFactory):
     _squad(data / "dev-v1.1.json", "d", long_context=False)
     for language in ("en", "de"):
         _squad(data / f"xquad.{language}.json", "q", long_context=True)
+    for context in ("en", "de"):
+        for question in ("en", "de"):
+            name = f"test-context-{context}-question-{question}.json"
+            _squad(data / name, f"{context}{question}", long_context=False)
     config = {
         "models": [{"name": "tiny", "source": "tiny"}],
         "tasks": {
@@ -60,11 +64,26 @@ def run(tmp_path_factory: pytest.TempPathFactory):
                 "languages": ["en", "de"],
                 "doc_stride": 16,
                 "hyperparameters": {"epochs": 1, "batch_size": 2, "max_length": 64},
-            }
+            },
+            "mlqa": {
+                "source": "files",
+                "path": str(data),
+                "languages": ["en", "de"],
+                "files": {"dev": "dev-v1.1.json"},
+                "doc_stride": 16,
+                "hyperparameters": {"epochs": 1, "batch_size": 2, "max_length": 64},
+            },
+            "mlqa_gxlt": {
+                "source": "files",
+                "path": str(data),
+                "languages": ["en-en", "en-de", "de-en", "de-de"],
+            },
         },
     }
     done = run_snakemake(workdir, config)
     assert done.returncode == 0, done.stderr[-4000:]
+    # G-XLT evaluates MLQA's fine-tune: two fine-tunes in all, for xquad and mlqa
+    assert job_counts(done.stdout + done.stderr)["finetune"] == 2
     return workdir
 
 
@@ -80,4 +99,17 @@ def test_every_question_gets_one_answer(run: Path) -> None:
     score = json.loads((run / "results/tiny/xquad/zero-shot/seed1/scores/de.json").read_text())
     assert set(score["metrics"]) == {"f1", "exact_match"} and score["n"] == 4
     table = pd.read_csv(run / "results" / "tables" / "xquad.csv")
-    assert list(table.columns) == ["model", "setting", "seeds", "en", "de", "avg"]
+    assert list(table.columns) == [
+        "model", "setting", "seeds", "en", "de", "avg", "en_em", "de_em", "avg_em",
+    ]  # fmt: skip
+
+
+def test_gxlt_matrix(run: Path) -> None:
+    markdown = (run / "results" / "tables" / "mlqa_gxlt.md").read_text()
+    assert "| context | en | de |" in markdown
+    rows = [line.split(" | ")[0] for line in markdown.splitlines() if line.startswith("| ")]
+    assert rows == ["| context", "| en", "| de"]
+    mlqa = pd.read_csv(run / "results" / "tables" / "mlqa.csv")
+    assert list(mlqa.columns) == [
+        "model", "setting", "seeds", "en", "de", "avg", "en_em", "de_em", "avg_em",
+    ]  # fmt: skip

@@ -37,7 +37,7 @@ _check_configuration()
 wildcard_constraints:
     model=r"[A-Za-z0-9][A-Za-z0-9_.-]*",
     task="|".join(TASKS),
-    lang=r"[a-z]{2,3}",
+    lang=r"[a-z]{2,3}(-[a-z]{2,3})?",
     split="|".join(SPLITS),
     setting="|".join(SETTINGS),
     seed=r"\d+",
@@ -52,8 +52,14 @@ def task_config(task):
     return config["tasks"][task]
 
 
+def model_task(task):
+    """The task whose fine-tunes a task uses: itself, or e.g. mlqa for MLQA G-XLT."""
+    return get_task(task).models_of or task
+
+
 def hyperparameters(task):
-    return task_config(task)["hyperparameters"]
+    """Hyper-parameters, those of the task whose fine-tunes it uses (same windows too)."""
+    return task_config(model_task(task))["hyperparameters"]
 
 
 def source_params(task):
@@ -92,8 +98,9 @@ def training_features(wc, split):
 
 
 def finetuned_dir(wc):
-    """The fine-tuned model that predicts ``wc.lang``: in-language has one per language."""
-    base = f"results/{wc.model}/{wc.task}/{wc.setting}/seed{wc.seed}/model"
+    """The fine-tuned model that predicts ``wc.lang``: in-language has one per language; a
+    task that evaluates another task's models (MLQA G-XLT) uses that task's."""
+    base = f"results/{wc.model}/{model_task(wc.task)}/{wc.setting}/seed{wc.seed}/model"
     return f"{base}/{wc.lang}" if wc.setting == "in-language" else base
 
 
@@ -108,7 +115,7 @@ def data_meta(task, lang, split):
 def score_data_meta(wc):
     """Provenance of every data file behind one score: training, dev and the test set."""
     training = [
-        data_meta(wc.task, lang, split)
+        data_meta(model_task(wc.task), lang, split)
         for split in ("train", "dev")
         for lang in job_training_languages(wc)
     ]

@@ -12,6 +12,6 @@ rule tokenize:
     params:
         max_length=lambda wc: hyperparameters(wc.task)["max_length"],
         label_subword=lambda wc: label_subword(wc.task),
-        doc_stride=lambda wc: task_config(wc.task).get("doc_stride", 128),
+        doc_stride=lambda wc: task_config(model_task(wc.task)).get("doc_stride", 128),
     script:
         "../scripts/tokenize.py"

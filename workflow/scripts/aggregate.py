@@ -2,7 +2,7 @@
 
 from mte.io import read_json, write_text
 from mte.logs import rule_logging
-from mte.tables import task_table, to_markdown, with_second_metric
+from mte.tables import pair_matrix_markdown, task_table, to_markdown, with_second_metric
 from mte.tasks import get_task
 
 with rule_logging(snakemake) as log:
@@ -17,5 +17,9 @@ with rule_logging(snakemake) as log:
         table = with_second_metric(table, task_table(scores, languages, "exact_match"), second)
         title = f"{task.title} (F1 / EM, %)"
     write_text(snakemake.output.csv, table.to_csv(index=False, float_format="%.2f"))
-    write_text(snakemake.output.md, to_markdown(table, languages, title, second))
+    if task.name == "mlqa_gxlt":
+        markdown = pair_matrix_markdown(table, languages, title)
+    else:
+        markdown = to_markdown(table, languages, title, second)
+    write_text(snakemake.output.md, markdown)
     log.info("%d rows", len(table))

@@ -104,6 +104,20 @@ def check_config(config: dict[str, Any]) -> None:
         key = f"tasks.{task_name}"
         for language in task_cfg.get("languages") or []:
             task.check_language(language, f"{key}.languages")
+        if task.models_of and task.models_of not in config["tasks"]:
+            raise ConfigError(
+                key,
+                f"{task.title} evaluates the fine-tuned models of '{task.models_of}': "
+                f"configure tasks.{task.models_of} too",
+            )
+        if task.family == "qa" and "hyperparameters" in task_cfg:
+            stride, length = task_cfg["doc_stride"], task_cfg["hyperparameters"]["max_length"]
+            if stride >= length // 2:
+                raise ConfigError(
+                    f"{key}.doc_stride",
+                    f"{stride} sub-tokens of overlap leave too little of a {length}-token "
+                    "window for the question and new context (keep it below half max_length)",
+                )
         settings_key = f"{key}.settings" if task_cfg.get("settings") else "settings"
         for setting in task_settings(task_name, config):
             if setting not in SETTINGS:

@@ -49,6 +49,12 @@ FILE_CANDIDATES: dict[str, dict[str, tuple[str, ...]]] = {
         "dev": ("dev-context-{lang}-question-{lang}.json", "dev-v1.1.json"),
         "test": ("test-context-{lang}-question-{lang}.json",),
     },
+    # {context}/{question}: the two languages of a G-XLT pair "context-question"
+    "mlqa_gxlt": {
+        "train": SQUAD_FILES["train"],
+        "dev": ("dev-context-{context}-question-{question}.json", "dev-v1.1.json"),
+        "test": ("test-context-{context}-question-{question}.json",),
+    },
     "tydiqa": {**SQUAD_FILES, "test": ("tydiqa.goldp.{lang}.dev.json", "tydiqa.{lang}.dev.json")},
 }
 
@@ -72,7 +78,9 @@ def candidate_files(task: Task, task_cfg: dict[str, Any], language: str, split: 
     explicit = (task_cfg.get("files") or {}).get(split)
     templates = (explicit,) if explicit else FILE_CANDIDATES[task.name][split]
     code = task.file_codes.get(language, language)
-    return [base / template.format(lang=language, code=code) for template in templates]
+    context, _, question = language.partition("-")
+    keys = {"lang": language, "code": code, "context": context, "question": question or context}
+    return [base / template.format(**keys) for template in templates]
 
 
 def resolve_files(task: Task, task_cfg: dict[str, Any], language: str, split: str) -> list[Path]:

@@ -103,5 +103,6 @@ def qa_scores(
 def qa_normalizer(task: Any, language: str) -> Callable[[str], str]:
     """The answer normalisation of a QA task's official script for ``language``."""
     if task.qa_normalization == "mlqa":
-        return lambda text: normalize_mlqa(text, language)
+        context_language = task.answer_language(language)
+        return lambda text: normalize_mlqa(text, context_language)
     return normalize_squad

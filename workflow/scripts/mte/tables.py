@@ -71,3 +71,25 @@ def to_markdown(
             cells.append(cell)
         lines.append("| " + " | ".join([row["model"], row["setting"], *cells]) + " |")
     return "\n".join(lines) + "\n"
+
+
+def pair_matrix_markdown(table: pd.DataFrame, pairs: list[str], title: str) -> str:
+    """MLQA's G-XLT layout: per model and setting, rows are context languages, columns
+    question languages, cells the first metric (and the second after a slash)."""
+    contexts = list(dict.fromkeys(p.split("-")[0] for p in pairs))
+    questions = list(dict.fromkeys(p.split("-")[1] for p in pairs))
+    lines = [f"# {title}"]
+    for _, row in table.iterrows():
+        lines += ["", f"## {row['model']}, {row['setting']} (rows: context, columns: question)"]
+        lines += ["", "| context | " + " | ".join(questions) + " |"]
+        lines.append("|---|" + "---:|" * len(questions))
+        for c in contexts:
+            cells = []
+            for q in questions:
+                pair = f"{c}-{q}"
+                cell = f"{row[pair]:.1f}" if pair in row else ""
+                if pair in row and f"{pair}_em" in row:
+                    cell += f" / {row[f'{pair}_em']:.1f}"
+                cells.append(cell)
+            lines.append(f"| {c} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"

@@ -43,6 +43,12 @@ class Task:
     hub_train: tuple[str, str | None] | None = None
     # QA answer normalisation: "squad" (v1.1) or "mlqa" (v1, per language)
     qa_normalization: str = ""
+    # evaluate the fine-tuned models of another task instead of fine-tuning again
+    models_of: str = ""
+
+    def answer_language(self, language: str) -> str:
+        """The language whose normalisation scores answers: a G-XLT pair's context language."""
+        return language.split("-")[0]
 
     def canonical_label(self, label: str) -> str | None:
         """The canonical spelling of ``label``, or None when it is not a label of the task."""
@@ -85,6 +91,8 @@ UDPOS_LANGUAGES = {
 XQUAD_LANGUAGES = ("en", "es", "de", "el", "ru", "tr", "ar", "vi", "th", "zh", "hi")
 MLQA_LANGUAGES = ("en", "es", "de", "ar", "hi", "vi", "zh")
 TYDIQA_LANGUAGES = ("en", "ar", "bn", "fi", "id", "ko", "ru", "sw", "te")
+# MLQA's generalised cross-lingual transfer: every context language x question language
+GXLT_PAIRS = tuple(f"{c}-{q}" for c in MLQA_LANGUAGES for q in MLQA_LANGUAGES)
 
 
 TASKS: dict[str, Task] = {
@@ -215,6 +223,25 @@ TASKS: dict[str, Task] = {
             hub_train=("rajpurkar/squad", None),
             qa_normalization="mlqa",
             reference="Lewis et al. 2020 (MLQA); XLM-R Table 3; XTREME Table 2",
+        ),
+        Task(
+            name="mlqa_gxlt",
+            title="MLQA G-XLT",
+            family="qa",
+            languages=GXLT_PAIRS,
+            labels=(),
+            primary_metric="f1",
+            metrics=("f1", "exact_match"),
+            hub_id="facebook/mlqa",
+            hub_splits={"train": "train", "dev": "validation", "test": "test"},
+            hub_configs={
+                pair: ("facebook/mlqa", "mlqa.{}.{}".format(*pair.split("-")))
+                for pair in GXLT_PAIRS
+            },
+            hub_train=("rajpurkar/squad", None),
+            qa_normalization="mlqa",
+            models_of="mlqa",
+            reference="Lewis et al. 2020 (MLQA), Table 5 (G-XLT)",
         ),
         Task(
             name="tydiqa",
