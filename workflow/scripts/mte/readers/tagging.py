@@ -62,6 +62,19 @@ def _build(
     return {"id": sentence_id, "tokens": tokens, "tags": tags}
 
 
+def _examples(
+    task: Task, path: Path, rows: Iterable[tuple[int, list[str]]], id_prefix: str, iob1: bool
+) -> list[dict[str, Any]]:
+    """Sentences of (line number, fields) rows as examples, numbered from 1; none is an error."""
+    examples = [
+        _build(task, path, sentence, f"{id_prefix}{index}", iob1)
+        for index, (_, sentence) in enumerate(_sentences(rows), start=1)
+    ]
+    if not examples:
+        raise InputError(path, None, "no sentences in file")
+    return examples
+
+
 def read_conll_columns(
     path: str | Path, task: Task, encoding: str | None = None
 ) -> list[dict[str, Any]]:
@@ -83,13 +96,7 @@ def read_conll_columns(
                 raise InputError(path, number, f"a token with no tag: {line!r}")
             yield number, fields
 
-    examples = [
-        _build(task, path, sentence, str(index), iob1=True)
-        for index, (_, sentence) in enumerate(_sentences(rows()), start=1)
-    ]
-    if not examples:
-        raise InputError(path, None, "no sentences in file")
-    return examples
+    return _examples(task, path, rows(), "", iob1=True)
 
 
 def read_token_tag_tsv(path: str | Path, task: Task, id_prefix: str = "") -> list[dict[str, Any]]:
@@ -111,13 +118,7 @@ def read_token_tag_tsv(path: str | Path, task: Task, id_prefix: str = "") -> lis
                 raise InputError(path, number, "a token with an empty tag")
             yield number, fields
 
-    examples = [
-        _build(task, path, sentence, f"{id_prefix}{index}", iob1=False)
-        for index, (_, sentence) in enumerate(_sentences(rows()), start=1)
-    ]
-    if not examples:
-        raise InputError(path, None, "no sentences in file")
-    return examples
+    return _examples(task, path, rows(), id_prefix, iob1=False)
 
 
 def read_conllu(path: str | Path, task: Task, id_prefix: str = "") -> list[dict[str, Any]]:
@@ -141,13 +142,7 @@ def read_conllu(path: str | Path, task: Task, id_prefix: str = "") -> list[dict[
                 raise InputError(path, number, f"bad word index {fields[0]!r}")
             yield number, [fields[1], fields[3]]
 
-    examples = [
-        _build(task, path, sentence, f"{id_prefix}{index}", iob1=False)
-        for index, (_, sentence) in enumerate(_sentences(rows()), start=1)
-    ]
-    if not examples:
-        raise InputError(path, None, "no sentences in file")
-    return examples
+    return _examples(task, path, rows(), id_prefix, iob1=False)
 
 
 def read_tagging(paths: list[Path], task: Task) -> list[dict[str, Any]]:
