@@ -16,6 +16,8 @@ from mte.tasks import get_task
 # zero-shot: train on English, test every language; in-language: one model per language,
 # trained and tested on it; multilingual: one model on every language's training data
 SETTINGS = ("zero-shot", "in-language", "multilingual")
+# sub-tokens a QA window must keep beside the overlap, for the question and new context
+QUESTION_ROOM = 32
 
 
 def check_schema(config: dict[str, Any], schema_path: str | Path) -> None:
@@ -112,11 +114,11 @@ def check_config(config: dict[str, Any]) -> None:
             )
         if task.family == "qa" and "hyperparameters" in task_cfg:
             stride, length = task_cfg["doc_stride"], task_cfg["hyperparameters"]["max_length"]
-            if stride >= length // 2:
+            if stride + QUESTION_ROOM >= length:
                 raise ConfigError(
                     f"{key}.doc_stride",
-                    f"{stride} sub-tokens of overlap leave too little of a {length}-token "
-                    "window for the question and new context (keep it below half max_length)",
+                    f"{stride} sub-tokens of overlap leave fewer than {QUESTION_ROOM} of a "
+                    f"{length}-token window for the question and new context",
                 )
         settings_key = f"{key}.settings" if task_cfg.get("settings") else "settings"
         for setting in task_settings(task_name, config):
