@@ -8,7 +8,7 @@ from pathlib import Path
 import datasets
 import pytest
 
-from mte.errors import InputError
+from mte.errors import InputError, MteError
 from mte.qa_metrics import normalize_mlqa, normalize_squad, qa_scores
 from mte.readers.qa import qa_examples_from_hub, read_squad_json
 
@@ -146,3 +146,36 @@ def test_hub_squad_schema() -> None:
             "answers": {"text": ["Berlin"], "answer_start": [0]},
         }
     ]
+
+
+def test_tydiqa_from_the_hub_keeps_one_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    """google/xtreme's "tydiqa" config mixes the nine languages; the id names each one."""
+    from mte import data
+    from mte.tasks import TASKS
+
+    rows = {
+        "id": ["arabic-1-0", "english--6013-0", "finnish-7-1", "english-42-2"],
+        "title": ["t"] * 4,
+        "context": ["سلام", "Paris is big.", "Helsinki", "Rome is old."],
+        "question": ["q"] * 4,
+        "answers": [
+            {"text": ["سلام"], "answer_start": [0]},
+            {"text": ["Paris"], "answer_start": [0]},
+            {"text": ["Helsinki"], "answer_start": [0]},
+            {"text": ["old"], "answer_start": [8]},
+        ],
+    }
+    loaded = []
+
+    def fake_load(hub_id, config_name, split, revision=None):
+        loaded.append((hub_id, config_name, split))
+        return datasets.Dataset.from_dict(rows)
+
+    monkeypatch.setattr(data, "load_hub_split", fake_load)
+    task = TASKS["tydiqa"]
+    examples, origin = data.materialize(task, {"source": "hub"}, "en", "test")
+    assert loaded == [("google/xtreme", "tydiqa", "validation")]
+    assert [e["id"] for e in examples] == ["english--6013-0", "english-42-2"]
+    assert origin["config"] == "tydiqa"
+    with pytest.raises(MteError, match="no questions with an id starting 'swahili-'"):
+        data.materialize(task, {"source": "hub"}, "sw", "test")

@@ -147,7 +147,9 @@ def materialize(
         if task.family == "tagging":
             examples = tagging_examples_from_hub(dataset, task)
         elif task.family == "qa":
-            examples = qa_examples_from_hub(dataset, hub_id)
+            from_train_set = (hub_id, config_name) == task.hub_train
+            prefix = "" if from_train_set else task.hub_id_prefixes.get(language, "")
+            examples = qa_examples_from_hub(dataset, f"{hub_id} {config_name}", prefix)
         else:
             examples = pair_examples_from_hub(dataset, task)
         origin = {

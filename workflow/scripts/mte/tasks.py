@@ -45,6 +45,9 @@ class Task:
     qa_normalization: str = ""
     # evaluate the fine-tuned models of another task instead of fine-tuning again
     models_of: str = ""
+    # hub configs that mix languages: a language's examples are those whose id starts with
+    # this prefix (google/xtreme's "tydiqa": "arabic-2387335860751143628-1")
+    hub_id_prefixes: dict[str, str] = field(default_factory=dict)
 
     def answer_language(self, language: str) -> str:
         """The language whose normalisation scores answers: a G-XLT pair's context language."""
@@ -90,7 +93,12 @@ UDPOS_LANGUAGES = {
 
 XQUAD_LANGUAGES = ("en", "es", "de", "el", "ru", "tr", "ar", "vi", "th", "zh", "hi")
 MLQA_LANGUAGES = ("en", "es", "de", "ar", "hi", "vi", "zh")
-TYDIQA_LANGUAGES = ("en", "ar", "bn", "fi", "id", "ko", "ru", "sw", "te")
+# TyDiQA-GoldP's languages, with the names that begin the ids of its released examples
+TYDIQA_ID_NAMES = {
+    "en": "english", "ar": "arabic", "bn": "bengali", "fi": "finnish", "id": "indonesian",
+    "ko": "korean", "ru": "russian", "sw": "swahili", "te": "telugu",
+}  # fmt: skip
+TYDIQA_LANGUAGES = tuple(TYDIQA_ID_NAMES)
 # MLQA's generalised cross-lingual transfer: every context language x question language
 GXLT_PAIRS = tuple(f"{c}-{q}" for c in MLQA_LANGUAGES for q in MLQA_LANGUAGES)
 
@@ -253,8 +261,9 @@ TASKS: dict[str, Task] = {
             metrics=("f1", "exact_match"),
             hub_id="google/xtreme",
             hub_splits={"train": "train", "dev": "validation", "test": "validation"},
-            # google/xtreme's "tydiqa" config mixes the languages; only the SQuAD side is mapped
-            hub_configs={},
+            # google/xtreme's "tydiqa" config holds all languages; ids name the language
+            hub_configs={lang: ("google/xtreme", "tydiqa") for lang in TYDIQA_LANGUAGES},
+            hub_id_prefixes={lang: f"{name}-" for lang, name in TYDIQA_ID_NAMES.items()},
             hub_train=("rajpurkar/squad", None),
             qa_normalization="squad",
             reference="Clark et al. 2020 (TyDi QA); XTREME Table 2",

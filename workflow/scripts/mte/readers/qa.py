@@ -67,11 +67,17 @@ def read_squad_json(path: str | Path) -> list[dict[str, Any]]:
     return examples
 
 
-def qa_examples_from_hub(dataset: Any, name: str) -> list[dict[str, Any]]:
+def qa_examples_from_hub(dataset: Any, name: str, id_prefix: str = "") -> list[dict[str, Any]]:
     """Map a hub split of the SQuAD schema (``id, context, question, answers{text,
-    answer_start}``: rajpurkar/squad, google/xquad, facebook/mlqa, google/xtreme)."""
+    answer_start}``: rajpurkar/squad, google/xquad, facebook/mlqa, google/xtreme).
+
+    With ``id_prefix``, only the rows whose id starts with it are kept (a config that mixes
+    languages, such as google/xtreme's TyDiQA-GoldP).
+    """
     examples = []
     for index, row in enumerate(dataset):
+        if id_prefix and not str(row["id"]).startswith(id_prefix):
+            continue
         answers = {
             "text": list(row["answers"]["text"]),
             "answer_start": [int(s) for s in row["answers"]["answer_start"]],
@@ -88,4 +94,7 @@ def qa_examples_from_hub(dataset: Any, name: str) -> list[dict[str, Any]]:
                 "answers": answers,
             }
         )
+    if not examples:
+        where = f" with an id starting '{id_prefix}'" if id_prefix else ""
+        raise MteError(f"{name}: no questions{where}")
     return examples
