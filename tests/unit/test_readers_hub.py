@@ -122,3 +122,37 @@ def test_xtreme_udpos_schema_and_foreign_tags() -> None:
     wrong = _tagging_split("ner_tags", ["O", "B-GPE"], [(["x"], [1])])
     with pytest.raises(MteError, match="B-GPE"):
         tagging_examples_from_hub(wrong, TASKS["panx"])
+
+
+def test_glue_schemas_single_sentence_and_regression() -> None:
+    """nyu-mll/glue: sst2 (sentence, ClassLabel negative/positive, idx) and stsb (a float)."""
+    sst2 = datasets.Dataset.from_dict(
+        {"sentence": ["good .", "bad ."], "label": [1, 0], "idx": [10, 11]},
+        features=datasets.Features(
+            {
+                "sentence": datasets.Value("string"),
+                "label": datasets.ClassLabel(names=["negative", "positive"]),
+                "idx": datasets.Value("int32"),
+            }
+        ),
+    )
+    assert pair_examples_from_hub(sst2, TASKS["sst2"]) == [
+        {"id": "10", "text_a": "good .", "text_b": None, "label": "1"},
+        {"id": "11", "text_a": "bad .", "text_b": None, "label": "0"},
+    ]
+    stsb = datasets.Dataset.from_dict(
+        {"sentence1": ["A."], "sentence2": ["B."], "label": [3.8], "idx": [0]}
+    )
+    [example] = pair_examples_from_hub(stsb, TASKS["stsb"])
+    assert example["label"] == pytest.approx(3.8)
+    assert example["text_b"] == "B."
+
+
+def test_glue_hub_locations() -> None:
+    from mte.data import hub_location
+
+    assert hub_location(TASKS["mnli_mm"], "en", "dev") == ("nyu-mll/glue", "mnli")
+    assert TASKS["mnli_mm"].hub_splits["dev"] == "validation_mismatched"
+    assert hub_location(TASKS["cola"], "en", "train") == ("nyu-mll/glue", "cola")
+    assert hub_location(TASKS["tatoeba"], "zh", "test") == ("google/xtreme", "tatoeba.cmn")
+    assert hub_location(TASKS["bucc"], "ru", "dev") == ("google/xtreme", "bucc18.ru")

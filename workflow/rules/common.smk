@@ -11,12 +11,13 @@ from mte.config import (  # noqa: E402
     SETTINGS,
     check_config,
     check_schema,
+    eval_split_of,
     task_languages,
     task_settings,
     training_languages,
 )
 from mte.errors import MteError  # noqa: E402
-from mte.tasks import SPLITS, TASKS, get_task  # noqa: E402
+from mte.tasks import GLUE_TASKS, SPLITS, TASKS, get_task  # noqa: E402
 
 
 def _check_configuration():
@@ -69,7 +70,16 @@ def source_params(task):
 
 
 def eval_split(task):
-    return task_config(task)["eval_split"]
+    return eval_split_of(task, config)
+
+
+def is_retrieval(task):
+    """Tatoeba and BUCC: the pretrained encoder's embeddings, no fine-tuning."""
+    return get_task(task).family in ("retrieval", "mining")
+
+
+RETRIEVAL_TASKS = [name for name in TASKS if is_retrieval(name)]
+FINETUNED_TASKS = [name for name in TASKS if not is_retrieval(name)]
 
 
 def train_language(task):
@@ -99,7 +109,10 @@ def training_features(wc, split):
 
 def finetuned_dir(wc):
     """The fine-tuned model that predicts ``wc.lang``: in-language has one per language; a
-    task that evaluates another task's models (MLQA G-XLT) uses that task's."""
+    task that evaluates another task's models (MLQA G-XLT) uses that task's; the retrieval
+    tasks use the pretrained model itself."""
+    if is_retrieval(wc.task):
+        return f"resources/models/{wc.model}"
     base = f"results/{wc.model}/{model_task(wc.task)}/{wc.setting}/seed{wc.seed}/model"
     return f"{base}/{wc.lang}" if wc.setting == "in-language" else base
 
@@ -114,12 +127,36 @@ def data_meta(task, lang, split):
 
 def score_data_meta(wc):
     """Provenance of every data file behind one score: training, dev and the test set."""
+    if is_retrieval(wc.task):
+        return [
+            data_meta(wc.task, wc.lang, split) for split in retrieval_splits(wc.task)
+        ]
     training = [
         data_meta(model_task(wc.task), lang, split)
         for split in ("train", "dev")
         for lang in job_training_languages(wc)
     ]
     return [*training, data_meta(wc.task, wc.lang, eval_split(wc.task))]
+
+
+def retrieval_splits(task):
+    """The splits a retrieval task reads: BUCC's dev picks the threshold for its test."""
+    splits = ["dev"] if get_task(task).family == "mining" else []
+    return list(dict.fromkeys([*splits, eval_split(task)]))
+
+
+def retrieval_data(wc):
+    return {
+        split: f"resources/data/{wc.task}/{wc.lang}/{split}.jsonl"
+        for split in retrieval_splits(wc.task)
+    }
+
+
+def dev_gold(wc):
+    """BUCC's dev split, whose gold pairs set the mining threshold."""
+    if get_task(wc.task).family == "mining":
+        return f"resources/data/{wc.task}/{wc.lang}/dev.jsonl"
+    return []
 
 
 def run_dir(wc):
@@ -137,9 +174,17 @@ def task_scores(task):
     ]
 
 
+def glue_tasks():
+    """The configured GLUE tasks, in the order of the XLM-R paper's GLUE table."""
+    return [task.name for task in GLUE_TASKS if task.name in config["tasks"]]
+
+
 def all_tables():
-    return [
+    tables = [
         f"results/tables/{task}.{ext}"
         for task in config["tasks"]
         for ext in ("csv", "md")
     ]
+    if glue_tasks():
+        tables += ["results/tables/glue.csv", "results/tables/glue.md"]
+    return tables

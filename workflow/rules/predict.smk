@@ -10,8 +10,32 @@ rule predict:
         "results/logs/predict/{model}/{task}/{setting}/seed{seed}/{lang}.log",
     benchmark:
         "results/benchmarks/predict/{model}/{task}/{setting}/seed{seed}/{lang}.tsv"
+    wildcard_constraints:
+        task="|".join(FINETUNED_TASKS),
     threads: config["threads"]["predict"]
     params:
         batch_size=lambda wc: hyperparameters(wc.task)["eval_batch_size"],
     script:
         "../scripts/predict.py"
+
+
+# Tatoeba and BUCC: embed with the pretrained encoder and search (no fine-tune, one setting)
+rule retrieve:
+    input:
+        unpack(retrieval_data),
+        model="resources/models/{model}",
+    output:
+        "results/{model}/{task}/{setting}/seed{seed}/predictions/{lang}.jsonl",
+    log:
+        "results/logs/retrieve/{model}/{task}/{setting}/seed{seed}/{lang}.log",
+    benchmark:
+        "results/benchmarks/retrieve/{model}/{task}/{setting}/seed{seed}/{lang}.tsv"
+    wildcard_constraints:
+        task="|".join(RETRIEVAL_TASKS),
+        setting="zero-shot",
+    threads: config["threads"]["predict"]
+    params:
+        layers=lambda wc: task_config(wc.task)["layers"],
+        batch_size=lambda wc: task_config(wc.task)["batch_size"],
+    script:
+        "../scripts/retrieve.py"

@@ -4,6 +4,7 @@ rule score:
         gold=lambda wc: f"resources/data/{wc.task}/{wc.lang}/{eval_split(wc.task)}.jsonl",
         base_model="resources/models/{model}",
         model=finetuned_dir,
+        dev_gold=dev_gold,
         data_meta=score_data_meta,
     output:
         "results/{model}/{task}/{setting}/seed{seed}/scores/{lang}.json",

@@ -8,7 +8,16 @@ from mte.tasks import get_task
 
 with rule_logging(snakemake) as log:
     wc, inp = snakemake.wildcards, snakemake.input
-    result = score_files(get_task(wc.task), inp.predictions, inp.gold, wc.lang)
+    task = get_task(wc.task)
+    result = score_files(
+        task,
+        inp.predictions,
+        inp.gold,
+        wc.lang,
+        dev_gold_path=inp.dev_gold or None,
+        eval_split=snakemake.params.split,
+    )
+    retrieval = task.family in ("retrieval", "mining")
     record = {
         "task": wc.task,
         "language": wc.lang,
@@ -17,7 +26,9 @@ with rule_logging(snakemake) as log:
         "seed": int(wc.seed),
         "split": snakemake.params.split,
         **result,
-        "provenance": result_provenance(inp.base_model, inp.model, inp.data_meta),
+        "provenance": result_provenance(
+            inp.base_model, None if retrieval else inp.model, inp.data_meta
+        ),
     }
     write_json(snakemake.output[0], record)
     log.info("%s", result["metrics"])

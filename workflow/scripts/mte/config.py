@@ -67,14 +67,28 @@ def training_languages(task_name: str, setting: str, config: dict[str, Any]) -> 
     return task_languages(task_name, config)
 
 
+def eval_split_of(task_name: str, config: dict[str, Any]) -> str:
+    """The split scored: the config's ``eval_split``, else the task's default (GLUE: dev)."""
+    return config["tasks"][task_name].get("eval_split") or get_task(task_name).default_eval_split
+
+
 def needed_splits(task_name: str, config: dict[str, Any]) -> list[tuple[str, str]]:
-    """(language, split) pairs the task's runs read: training data, dev, evaluation sets."""
-    eval_split = config["tasks"][task_name]["eval_split"]
+    """(language, split) pairs the task's runs read: training data, dev, evaluation sets.
+
+    Retrieval (Tatoeba) reads only its evaluation set; mining (BUCC) also the dev set that
+    sets its threshold; a task evaluating another task's fine-tunes reads no training data.
+    """
+    task = get_task(task_name)
+    eval_split = eval_split_of(task_name, config)
+    languages = task_languages(task_name, config)
     pairs = []
-    for setting in task_settings(task_name, config):
-        for language in training_languages(task_name, setting, config):
-            pairs += [(language, "train"), (language, "dev")]
-    pairs += [(language, eval_split) for language in task_languages(task_name, config)]
+    if task.family == "mining":
+        pairs += [(language, "dev") for language in languages]
+    elif task.family != "retrieval" and not task.models_of:
+        for setting in task_settings(task_name, config):
+            for language in training_languages(task_name, setting, config):
+                pairs += [(language, "train"), (language, "dev")]
+    pairs += [(language, eval_split) for language in languages]
     return list(dict.fromkeys(pairs))
 
 

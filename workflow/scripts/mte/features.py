@@ -16,14 +16,16 @@ TOKENIZE_BATCH = 1000
 def tokenize_pairs(
     tokenizer: Any, examples: list[dict[str, Any]], task: Task, max_length: int
 ) -> dict[str, Any]:
-    """Encode ``text_a``/``text_b`` pairs, truncating the longer side first to ``max_length``.
+    """Encode ``text_a``/``text_b`` pairs (or single sentences, ``text_b`` None), truncating
+    the longer side first to ``max_length``.
 
     Returns plain lists (``ids``, ``input_ids``, optional ``token_type_ids``, ``labels`` as
-    indices into ``task.labels``) and how many pairs were truncated, which the log reports.
+    indices into ``task.labels``, or float scores for a regression task) and how many inputs
+    were truncated, which the log reports.
     """
     label_index = {label: index for index, label in enumerate(task.labels)}
     features: dict[str, Any] = {
-        "family": "pair_classification",
+        "family": task.family,
         "task": task.name,
         "ids": [e["id"] for e in examples],
         "input_ids": [],
@@ -38,7 +40,10 @@ def tokenize_pairs(
     for start in range(0, len(examples), TOKENIZE_BATCH):
         batch = examples[start : start + TOKENIZE_BATCH]
         text_a = [e["text_a"] for e in batch]
-        text_b = [e["text_b"] for e in batch]
+        pairs = [e.get("text_b") for e in batch]
+        if any(b is None for b in pairs) and any(b is not None for b in pairs):
+            raise InputError("<examples>", start + 1, "mixes sentence pairs and single sentences")
+        text_b = None if pairs and pairs[0] is None else pairs
         full = tokenizer(text_a, text_b, truncation=False)["input_ids"]
         encoded = tokenizer(text_a, text_b, truncation="longest_first", max_length=max_length)
         truncated += sum(len(ids) > max_length for ids in full)
@@ -46,6 +51,9 @@ def tokenize_pairs(
         if keep_types:
             features["token_type_ids"].extend(encoded["token_type_ids"])
     for position, example in enumerate(examples):
+        if task.family == "regression":
+            features["labels"].append(float(example["label"]))
+            continue
         if example["label"] not in label_index:
             raise InputError("<examples>", position + 1, f"unknown label {example['label']!r}")
         features["labels"].append(label_index[example["label"]])

@@ -83,16 +83,7 @@ def finetune(
     labels = train["label_names"]
     torch.manual_seed(seed)
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
-    label_config = (
-        {
-            "num_labels": len(labels),
-            "id2label": dict(enumerate(labels)),
-            "label2id": {label: i for i, label in enumerate(labels)},
-        }
-        if labels
-        else {}  # QA heads predict spans, not labels
-    )
-    model = auto_model_class(head).from_pretrained(model_dir, **label_config)
+    model = auto_model_class(head).from_pretrained(model_dir, **head.label_config(labels))
     if hp["freeze_word_embeddings"]:
         model.get_input_embeddings().weight.requires_grad_(False)
     pad_id = tokenizer.pad_token_id

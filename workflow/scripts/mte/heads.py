@@ -57,16 +57,64 @@ class ClassificationHead:
             for example_id, label in zip(features["ids"], predicted, strict=True)
         ]
 
-    def dev_score(self, features: dict[str, Any], predicted: list[int]) -> float:
-        from mte.metrics import accuracy
+    def label_config(self, labels: list[str]) -> dict[str, Any]:
+        return {
+            "num_labels": len(labels),
+            "id2label": dict(enumerate(labels)),
+            "label2id": {label: i for i, label in enumerate(labels)},
+        }
 
-        return accuracy(self.gold(features), predicted)
+    def dev_score(self, features: dict[str, Any], predicted: list[int]) -> float:
+        """The task's primary metric (accuracy; CoLA's MCC; MRPC's and QQP's F1)."""
+        from mte.metrics import SENTENCE_METRICS
+
+        task = get_task(features["task"])
+        names = features["label_names"]
+        gold = [names[i] for i in self.gold(features)]
+        return SENTENCE_METRICS[task.primary_metric](gold, [names[i] for i in predicted])
+
+
+class RegressionHead:
+    """One real number per sentence pair (STS-B), trained with mean squared error."""
+
+    auto_class = "AutoModelForSequenceClassification"
+
+    def batch_targets(self, features: dict[str, Any], indices: Sequence[int]) -> dict:
+        return {"labels": torch.tensor([features["labels"][i] for i in indices])}
+
+    def label_config(self, labels: list[str]) -> dict[str, Any]:
+        return {"num_labels": 1, "problem_type": "regression"}
+
+    def predict(
+        self, model: Any, features: dict[str, Any], batch_size: int, pad_id: int, progress=False
+    ) -> list[float]:
+        predictions = [0.0] * len(features["input_ids"])
+        for indices, logits in _run(model, features, batch_size, pad_id, progress):
+            for index, value in zip(indices, logits[:, 0].tolist(), strict=True):
+                predictions[index] = value
+        return predictions
+
+    def gold(self, features: dict[str, Any]) -> list[float]:
+        return features["labels"]
+
+    def records(self, features: dict[str, Any], predicted: list[float]) -> list[dict[str, Any]]:
+        return [
+            {"id": example_id, "score": value}
+            for example_id, value in zip(features["ids"], predicted, strict=True)
+        ]
+
+    def dev_score(self, features: dict[str, Any], predicted: list[float]) -> float:
+        from mte.metrics import SENTENCE_METRICS
+
+        task = get_task(features["task"])
+        return SENTENCE_METRICS[task.primary_metric](self.gold(features), predicted)
 
 
 class TaggingHead:
     """One tag per word, read from the sub-token that carries the word's label."""
 
     auto_class = "AutoModelForTokenClassification"
+    label_config = ClassificationHead.label_config
 
     def batch_targets(self, features: dict[str, Any], indices: Sequence[int]) -> dict:
         rows = [features["labels"][i] for i in indices]
@@ -116,6 +164,9 @@ class QuestionAnsweringHead:
     auto_class = "AutoModelForQuestionAnswering"
     n_best = 20
     max_answer_tokens = 30
+
+    def label_config(self, labels: list[str]) -> dict[str, Any]:
+        return {}  # spans, not labels
 
     def batch_targets(self, features: dict[str, Any], indices: Sequence[int]) -> dict:
         return {
@@ -182,12 +233,13 @@ class QuestionAnsweringHead:
 
 HEADS = {
     "pair_classification": ClassificationHead(),
+    "regression": RegressionHead(),
     "tagging": TaggingHead(),
     "qa": QuestionAnsweringHead(),
 }
 
 
-def head_for(features: dict[str, Any]) -> ClassificationHead | TaggingHead | QuestionAnsweringHead:
+def head_for(features: dict[str, Any]) -> Any:
     """The head of the features' task family."""
     return HEADS[features["family"]]
 

@@ -107,3 +107,64 @@ def tagging_metrics(
     flat_gold = [tag for tags in gold for tag in tags]
     flat_guess = [tag for tags in predicted for tag in tags]
     return {"accuracy": accuracy(flat_gold, flat_guess), "seqeval_f1": seqeval_f1}
+
+
+def matthews_corrcoef(gold: Sequence[Any], predicted: Sequence[Any]) -> float:
+    """Matthews correlation (CoLA), in its multi-class form (Gorodkin 2004), which for two
+    classes is (TP*TN - FP*FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN)); 0 when a marginal is
+    empty, as GLUE's scikit-learn scorer returns."""
+    if len(gold) != len(predicted):
+        raise ValueError(f"{len(gold)} gold labels but {len(predicted)} predictions")
+    n = len(gold)
+    correct = sum(g == p for g, p in zip(gold, predicted, strict=True))
+    classes = set(gold) | set(predicted)
+    true_counts = {c: sum(g == c for g in gold) for c in classes}
+    pred_counts = {c: sum(p == c for p in predicted) for c in classes}
+    covariance = correct * n - sum(true_counts[c] * pred_counts[c] for c in classes)
+    spread_pred = n * n - sum(v * v for v in pred_counts.values())
+    spread_true = n * n - sum(v * v for v in true_counts.values())
+    if spread_pred == 0 or spread_true == 0:
+        return 0.0
+    return covariance / (spread_pred * spread_true) ** 0.5
+
+
+def binary_f1(gold: Sequence[Any], predicted: Sequence[Any], positive: Any = "1") -> float:
+    """F1 of the positive class (MRPC, QQP: label 1, "paraphrase"/"duplicate"); 0 when there
+    is no true positive."""
+    if len(gold) != len(predicted):
+        raise ValueError(f"{len(gold)} gold labels but {len(predicted)} predictions")
+    pairs = list(zip(gold, predicted, strict=True))
+    tp = sum(g == positive and p == positive for g, p in pairs)
+    fp = sum(g != positive and p == positive for g, p in pairs)
+    fn = sum(g == positive and p != positive for g, p in pairs)
+    return 2 * tp / (2 * tp + fp + fn) if tp else 0.0
+
+
+def pearson(gold: Sequence[float], predicted: Sequence[float]) -> float:
+    """Pearson correlation (STS-B), with scipy as GLUE's scorer uses."""
+    from scipy.stats import pearsonr
+
+    return float(pearsonr(gold, predicted).statistic)
+
+
+def spearman(gold: Sequence[float], predicted: Sequence[float]) -> float:
+    """Spearman rank correlation (ties take their average rank), with scipy as GLUE does."""
+    from scipy.stats import spearmanr
+
+    return float(spearmanr(gold, predicted).statistic)
+
+
+SENTENCE_METRICS = {
+    "accuracy": accuracy,
+    "mcc": matthews_corrcoef,
+    "f1": binary_f1,
+    "pearson": pearson,
+    "spearman": spearman,
+}
+
+
+def sentence_metrics(task: Any, gold: Sequence[Any], predicted: Sequence[Any]) -> dict[str, float]:
+    """Every metric of a sentence(-pair) classification or regression task, by name."""
+    if len(gold) != len(predicted):
+        raise ValueError(f"{len(gold)} gold labels but {len(predicted)} predictions")
+    return {name: SENTENCE_METRICS[name](gold, predicted) for name in task.metrics}

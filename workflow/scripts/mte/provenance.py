@@ -19,6 +19,7 @@ PACKAGES = (
     "snakemake",
     "pandas",
     "numpy",
+    "scipy",
 )
 
 
@@ -55,17 +56,21 @@ def environment() -> dict[str, Any]:
 
 
 def result_provenance(
-    base_model_dir: str | Path, finetuned_dir: str | Path, data_meta: Iterable[str | Path]
+    base_model_dir: str | Path, finetuned_dir: str | Path | None, data_meta: Iterable[str | Path]
 ) -> dict[str, Any]:
     """Everything a score depends on: model source and checksum or revision, the fine-tune's
-    hyper-parameters and seed, the data sources with checksums, package versions, hardware."""
+    hyper-parameters and seed (None for the retrieval tasks, which do not fine-tune), the data
+    sources with checksums, package versions, hardware."""
     from mte.io import read_json
     from mte.models import MODEL_RECORD
 
-    training = read_json(Path(finetuned_dir) / "training.json")
+    training = None
+    if finetuned_dir is not None:
+        record = read_json(Path(finetuned_dir) / "training.json")
+        training = {k: record[k] for k in ("hyperparameters", "seed", "selected")}
     return {
         "model": read_json(Path(base_model_dir) / MODEL_RECORD),
-        "training": {k: training[k] for k in ("hyperparameters", "seed", "selected")},
+        "training": training,
         "data": [read_json(path) for path in data_meta],
         **environment(),
     }

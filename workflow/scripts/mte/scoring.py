@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from mte.errors import IntegrityError
-from mte.metrics import accuracy, tagging_metrics
+from mte.metrics import sentence_metrics, tagging_metrics
 from mte.tasks import Task
 
 SHOWN = 5
@@ -60,7 +60,8 @@ def score_classification(
     predictions_path: str | Path,
     gold_path: str | Path,
 ) -> dict[str, Any]:
-    """Accuracy of a classification task; every predicted label must be one of the task's."""
+    """The task's metrics (accuracy; MCC; F1 and accuracy); every predicted label must be one
+    of the task's."""
     pairs = align(predictions, gold, predictions_path, gold_path)
     unknown = sorted({p["label"] for _, p in pairs if p["label"] not in task.labels})
     if unknown:
@@ -68,12 +69,30 @@ def score_classification(
             f"{predictions_path}: predicted label(s) {_some(unknown)} are not labels of "
             f"{task.title} ({', '.join(task.labels)})"
         )
-    return {
-        "n": len(pairs),
-        "metrics": {
-            "accuracy": accuracy([g["label"] for g, _ in pairs], [p["label"] for _, p in pairs])
-        },
-    }
+    gold_labels, predicted = [g["label"] for g, _ in pairs], [p["label"] for _, p in pairs]
+    return {"n": len(pairs), "metrics": sentence_metrics(task, gold_labels, predicted)}
+
+
+def score_regression(
+    task: Task,
+    predictions: list[dict[str, Any]],
+    gold: list[dict[str, Any]],
+    predictions_path: str | Path,
+    gold_path: str | Path,
+) -> dict[str, Any]:
+    """Pearson and Spearman correlation of predicted and gold scores (STS-B)."""
+    import math
+
+    pairs = align(predictions, gold, predictions_path, gold_path)
+    bad = [
+        p["id"]
+        for _, p in pairs
+        if not isinstance(p.get("score"), (int, float)) or not math.isfinite(p["score"])
+    ]
+    if bad:
+        raise IntegrityError(f"{predictions_path}: no finite score for id(s) {_some(bad)}")
+    gold_scores, predicted = [g["label"] for g, _ in pairs], [p["score"] for _, p in pairs]
+    return {"n": len(pairs), "metrics": sentence_metrics(task, gold_scores, predicted)}
 
 
 def score_tagging(
@@ -128,14 +147,152 @@ def score_qa(
     return {"n": len(pairs), "metrics": metrics}
 
 
-def score_files(
-    task: Task, predictions_path: str | Path, gold_path: str | Path, language: str
+def score_retrieval(
+    task: Task,
+    predictions: list[dict[str, Any]],
+    gold: list[dict[str, Any]],
+    predictions_path: str | Path,
+    gold_path: str | Path,
 ) -> dict[str, Any]:
-    """Read a predictions file and its gold file, and score them with the task's family."""
+    """Tatoeba: accuracy of the nearest English sentence for every foreign one (the gold is the
+    pair's own), its error rate, and the reverse direction, for every layer choice; the first
+    choice gives the headline metrics."""
+    pairs = align(predictions, gold, predictions_path, gold_path)
+    layers = pairs[0][1].get("layers") or {}
+    if not layers:
+        raise IntegrityError(f"{predictions_path}: first record names no layers")
+    gold_ids = {g["id"] for g, _ in pairs}
+    by_layer = {}
+    for name, index in layers.items():
+        hits = {"xx_to_en": 0, "en_to_xx": 0}
+        for example, prediction in pairs:
+            for direction in hits:
+                found = (prediction.get(direction) or {}).get(name)
+                if found not in gold_ids:
+                    raise IntegrityError(
+                        f"{predictions_path}: id {example['id']!r} has no {direction} neighbour "
+                        f"at layer '{name}' among the gold ids (found {found!r})"
+                    )
+                hits[direction] += found == example["id"]
+        n = len(pairs)
+        by_layer[name] = {
+            "layer": index,
+            "accuracy": hits["xx_to_en"] / n,
+            "error_rate": 1 - hits["xx_to_en"] / n,
+            "accuracy_en_to_xx": hits["en_to_xx"] / n,
+        }
+    first = next(iter(by_layer.values()))
+    metrics = {name: first[name] for name in task.metrics}
+    return {"n": len(pairs), "metrics": metrics, "layer": first["layer"], "by_layer": by_layer}
+
+
+def _mining_side(records: list[dict[str, Any]], path: str | Path) -> tuple[set, set, set]:
+    """Source ids, target ids and gold pairs of one BUCC split."""
+    source = {r["id"] for r in records if r.get("side") == "xx"}
+    target = {r["id"] for r in records if r.get("side") == "en"}
+    gold = {(r["source"], r["target"]) for r in records if r.get("side") == "gold"}
+    if not source or not target or not gold:
+        raise IntegrityError(f"{path}: needs xx and en sentences and gold pairs")
+    return source, target, gold
+
+
+def score_mining(
+    task: Task,
+    predictions: list[dict[str, Any]],
+    gold: list[dict[str, Any]],
+    dev_gold: list[dict[str, Any]],
+    predictions_path: str | Path,
+    gold_path: str | Path,
+    dev_gold_path: str | Path,
+    eval_split: str = "test",
+) -> dict[str, Any]:
+    """BUCC: the margin threshold that maximises F1 on the dev split, applied to the evaluation
+    split's candidates (``split`` of each candidate names its split); precision, recall and
+    F1 there, for every layer choice."""
+    from mte.retrieval import best_threshold, mining_prf
+
+    sides = {"dev": (dev_gold, dev_gold_path), "eval": (gold, gold_path)}
+    splits = {}
+    for role, (records, path) in sides.items():
+        splits[role] = _mining_side(records, path)
+    role_splits = {"dev": "dev", "eval": eval_split}
+    layers: dict[str, int] = {}
+    scored: dict[tuple[str, str], list] = {}
+    for number, candidate in enumerate(predictions, start=1):
+        try:
+            split, layer = candidate["split"], candidate["layer"]
+            pair, score = (candidate["source"], candidate["target"]), float(candidate["score"])
+        except (KeyError, TypeError, ValueError) as err:
+            raise IntegrityError(
+                f"{predictions_path}: line {number}: bad candidate ({err})"
+            ) from None
+        roles = [role for role, name in role_splits.items() if name == split]
+        if not roles:
+            raise IntegrityError(f"{predictions_path}: line {number}: unknown split {split!r}")
+        for role in roles:
+            source, target, _ = splits[role]
+            if pair[0] not in source or pair[1] not in target:
+                raise IntegrityError(
+                    f"{predictions_path}: line {number}: pair {pair} is not a pair of sentences "
+                    f"of the {split} split"
+                )
+            scored.setdefault((role, layer), []).append((pair, score))
+        layers[layer] = candidate.get("layer_index")
+    by_layer = {}
+    for layer, index in layers.items():
+        for role in ("dev", "eval"):
+            if (role, layer) not in scored:
+                raise IntegrityError(
+                    f"{predictions_path}: no candidates of layer '{layer}' for {role}"
+                )
+        threshold, dev_f1 = best_threshold(scored[("dev", layer)], splits["dev"][2])
+        prf = mining_prf(scored[("eval", layer)], splits["eval"][2], threshold)
+        by_layer[layer] = {"layer": index, **prf, "threshold": threshold, "dev_f1": dev_f1}
+    if not by_layer:
+        raise IntegrityError(f"{predictions_path}: no candidate pairs")
+    first = next(iter(by_layer.values()))
+    return {
+        "n": len(splits["eval"][2]),
+        "metrics": {name: first[name] for name in task.metrics},
+        "layer": first["layer"],
+        "by_layer": by_layer,
+    }
+
+
+def score_files(
+    task: Task,
+    predictions_path: str | Path,
+    gold_path: str | Path,
+    language: str,
+    dev_gold_path: str | Path | None = None,
+    eval_split: str = "test",
+) -> dict[str, Any]:
+    """Read a predictions file and its gold file, and score them with the task's family
+    (BUCC also reads the dev split, whose gold sets the threshold)."""
     from mte.io import read_jsonl
 
     predictions, gold = read_jsonl(predictions_path), read_jsonl(gold_path)
+    if task.family == "mining":
+        if dev_gold_path is None:
+            raise ValueError("BUCC scoring needs the dev split")
+        dev_gold = read_jsonl(dev_gold_path)
+        return score_mining(
+            task,
+            predictions,
+            gold,
+            dev_gold,
+            predictions_path,
+            gold_path,
+            dev_gold_path,
+            eval_split,
+        )
+    if task.family == "retrieval":
+        return score_retrieval(task, predictions, gold, predictions_path, gold_path)
     if task.family == "qa":
         return score_qa(task, predictions, gold, predictions_path, gold_path, language)
-    scorer = score_tagging if task.family == "tagging" else score_classification
+    scorer = {
+        "tagging": score_tagging,
+        "regression": score_regression,
+        "pair_classification": score_classification,
+    }[task.family]
     return scorer(task, predictions, gold, predictions_path, gold_path)

@@ -93,3 +93,58 @@ def pair_matrix_markdown(table: pd.DataFrame, pairs: list[str], title: str) -> s
                 cells.append(cell)
             lines.append(f"| {c} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+# MNLI's matched and mismatched accuracies are one GLUE task with two metrics
+GLUE_MERGED = {"mnli_mm": "mnli"}
+
+
+def glue_average(task_metrics: dict[str, dict[str, float]]) -> float:
+    """The GLUE score: the mean over tasks of each task's score, a task with several metrics
+    (MRPC and QQP F1/accuracy, STS-B Pearson/Spearman, MNLI matched/mismatched) scoring their
+    mean."""
+    groups: dict[str, list[float]] = {}
+    for task, metrics in task_metrics.items():
+        groups.setdefault(GLUE_MERGED.get(task, task), []).extend(metrics.values())
+    if not groups:
+        raise ValueError("no GLUE task scores")
+    return sum(sum(values) / len(values) for values in groups.values()) / len(groups)
+
+
+def glue_table(scores: list[dict[str, Any]], tasks: list[Any]) -> pd.DataFrame:
+    """Rows model x setting; per task one column per metric (in percent, mean over seeds) and
+    the GLUE average, as the XLM-R paper's GLUE table."""
+    rows: dict[tuple[str, str], dict[str, dict[str, list[float]]]] = {}
+    for s in scores:
+        cell = rows.setdefault((s["model"], s["setting"]), {}).setdefault(s["task"], {})
+        for metric, value in s["metrics"].items():
+            cell.setdefault(metric, []).append(100.0 * value)
+    records = []
+    for (model, setting), by_task in rows.items():
+        missing = [t.name for t in tasks if t.name not in by_task]
+        if missing:
+            raise ValueError(f"{model}, {setting}: no score for {', '.join(missing)}")
+        means = {
+            t.name: {m: sum(by_task[t.name][m]) / len(by_task[t.name][m]) for m in t.metrics}
+            for t in tasks
+        }
+        record: dict[str, Any] = {"model": model, "setting": setting}
+        for t in tasks:
+            for metric in t.metrics:
+                record[f"{t.name}_{metric}"] = means[t.name][metric]
+        record[AVERAGE] = glue_average(means)
+        records.append(record)
+    return pd.DataFrame(records)
+
+
+def glue_markdown(table: pd.DataFrame, tasks: list[Any]) -> str:
+    """The GLUE table in Markdown: a task with two metrics reads ``first/second``."""
+    header = ["model", "setting", *(t.title for t in tasks), AVERAGE]
+    lines = ["# GLUE (dev, %)", "", "| " + " | ".join(header) + " |"]
+    lines.append("|" + "---|" * 2 + "---:|" * (len(tasks) + 1))
+    for _, row in table.iterrows():
+        cells = ["/".join(f"{row[f'{t.name}_{m}']:.1f}" for m in t.metrics) for t in tasks]
+        cells.append(f"{row[AVERAGE]:.1f}")
+        lines.append("| " + " | ".join([row["model"], row["setting"], *cells]) + " |")
+    metrics = "; ".join(f"{t.title}: {'/'.join(t.metrics)}" for t in tasks)
+    return "\n".join(lines) + f"\n\nMetrics - {metrics}.\n"

@@ -48,6 +48,14 @@ class Task:
     # hub configs that mix languages: a language's examples are those whose id starts with
     # this prefix (google/xtreme's "tydiqa": "arabic-2387335860751143628-1")
     hub_id_prefixes: dict[str, str] = field(default_factory=dict)
+    # the split scored when the config names none (GLUE's test labels are not public: dev)
+    default_eval_split: str = "test"
+    # header names of (text_a, text_b or None, label) in the task's header-named TSV files
+    table_columns: tuple[str, str | None, str] = ("sentence1", "sentence2", "gold_label")
+    # files without a header: (number of fields, text_a field, text_b field or None, label field)
+    headerless_fields: tuple[int, int, int | None, int] | None = None
+    # the suite whose summary score the task enters (GLUE's average)
+    group: str = ""
 
     def answer_language(self, language: str) -> str:
         """The language whose normalisation scores answers: a G-XLT pair's context language."""
@@ -103,6 +111,156 @@ TYDIQA_LANGUAGES = tuple(TYDIQA_ID_NAMES)
 GXLT_PAIRS = tuple(f"{c}-{q}" for c in MLQA_LANGUAGES for q in MLQA_LANGUAGES)
 
 
+def _glue(name: str, title: str, **fields) -> Task:
+    """A GLUE task: English only, scored on dev (the test labels are not public)."""
+    defaults = dict(
+        name=name,
+        title=title,
+        family="pair_classification",
+        languages=("en",),
+        labels=("0", "1"),
+        primary_metric="accuracy",
+        hub_id="nyu-mll/glue",
+        hub_splits={"train": "train", "dev": "validation", "test": "test"},
+        hub_configs={"en": ("nyu-mll/glue", name.replace("_mm", ""))},
+        default_eval_split="dev",
+        group="glue",
+        reference="Wang et al. 2019 (GLUE); XLM-R Table 4 (dev)",
+    )
+    return Task(**{**defaults, **fields})
+
+
+# Tatoeba (XTREME's 36 languages): ISO 639-1 code -> the three-letter code of its files
+TATOEBA_CODES = {
+    "af": "afr", "ar": "ara", "bg": "bul", "bn": "ben", "de": "deu", "el": "ell", "es": "spa",
+    "et": "est", "eu": "eus", "fa": "pes", "fi": "fin", "fr": "fra", "he": "heb", "hi": "hin",
+    "hu": "hun", "id": "ind", "it": "ita", "ja": "jpn", "jv": "jav", "ka": "kat", "kk": "kaz",
+    "ko": "kor", "ml": "mal", "mr": "mar", "nl": "nld", "pt": "por", "ru": "rus", "sw": "swh",
+    "ta": "tam", "te": "tel", "th": "tha", "tl": "tgl", "tr": "tur", "ur": "urd", "vi": "vie",
+    "zh": "cmn",
+}  # fmt: skip
+BUCC_LANGUAGES = ("de", "fr", "ru", "zh")
+
+GLUE_TASKS = (
+    _glue(
+        "cola",
+        "CoLA",
+        primary_metric="mcc",
+        metrics=("mcc",),
+        hub_text_columns=("sentence",),
+        label_aliases={"unacceptable": "0", "acceptable": "1"},
+        # train/dev.tsv: source, label, original label, sentence; no header
+        headerless_fields=(4, 3, None, 1),
+        table_columns=("sentence", None, "label"),
+    ),
+    _glue(
+        "sst2",
+        "SST-2",
+        hub_text_columns=("sentence",),
+        label_aliases={"negative": "0", "positive": "1"},
+        table_columns=("sentence", None, "label"),
+    ),
+    _glue(
+        "mrpc",
+        "MRPC",
+        primary_metric="f1",
+        metrics=("f1", "accuracy"),
+        hub_text_columns=("sentence1", "sentence2"),
+        label_aliases={"not_equivalent": "0", "equivalent": "1"},
+        table_columns=("#1 String", "#2 String", "Quality"),
+    ),
+    _glue(
+        "qqp",
+        "QQP",
+        primary_metric="f1",
+        metrics=("f1", "accuracy"),
+        hub_text_columns=("question1", "question2"),
+        label_aliases={"not_duplicate": "0", "duplicate": "1"},
+        table_columns=("question1", "question2", "is_duplicate"),
+    ),
+    _glue(
+        "stsb",
+        "STS-B",
+        family="regression",
+        labels=(),
+        primary_metric="pearson",
+        metrics=("pearson", "spearman"),
+        hub_text_columns=("sentence1", "sentence2"),
+        table_columns=("sentence1", "sentence2", "score"),
+    ),
+    _glue(
+        "mnli",
+        "MNLI-m",
+        labels=("entailment", "neutral", "contradiction"),
+        hub_text_columns=("premise", "hypothesis"),
+        hub_splits={"train": "train", "dev": "validation_matched", "test": "test_matched"},
+    ),
+    _glue(
+        "mnli_mm",
+        "MNLI-mm",
+        labels=("entailment", "neutral", "contradiction"),
+        hub_text_columns=("premise", "hypothesis"),
+        hub_splits={"train": "train", "dev": "validation_mismatched", "test": "test_mismatched"},
+        models_of="mnli",
+    ),
+    _glue(
+        "qnli",
+        "QNLI",
+        labels=("entailment", "not_entailment"),
+        hub_text_columns=("question", "sentence"),
+        table_columns=("question", "sentence", "label"),
+    ),
+    _glue(
+        "rte",
+        "RTE",
+        labels=("entailment", "not_entailment"),
+        hub_text_columns=("sentence1", "sentence2"),
+        table_columns=("sentence1", "sentence2", "label"),
+    ),
+)
+
+# the column order of the XLM-R paper's GLUE table (Table 4), CoLA and RTE after it
+GLUE_ORDER = ("mnli", "mnli_mm", "qnli", "qqp", "sst2", "mrpc", "cola", "stsb", "rte")
+GLUE_TASKS = tuple(sorted(GLUE_TASKS, key=lambda task: GLUE_ORDER.index(task.name)))
+
+RETRIEVAL_TASKS = (
+    Task(
+        name="tatoeba",
+        title="Tatoeba",
+        family="retrieval",
+        languages=tuple(TATOEBA_CODES),
+        labels=(),
+        primary_metric="accuracy",
+        metrics=("accuracy", "error_rate", "accuracy_en_to_xx"),
+        hub_id="google/xtreme",
+        # XTREME releases Tatoeba as one evaluation set, the hub's validation split
+        hub_splits={"test": "validation"},
+        hub_configs={
+            lang: ("google/xtreme", f"tatoeba.{code}") for lang, code in TATOEBA_CODES.items()
+        },
+        file_codes=TATOEBA_CODES,
+        settings=("zero-shot",),
+        reference="Artetxe & Schwenk 2019 (Tatoeba); XTREME Table 2",
+    ),
+    Task(
+        name="bucc",
+        title="BUCC 2018",
+        family="mining",
+        languages=BUCC_LANGUAGES,
+        labels=(),
+        primary_metric="f1",
+        metrics=("f1", "precision", "recall", "threshold"),
+        hub_id="google/xtreme",
+        # XTREME uses the BUCC sample set as dev (it picks the threshold) and the training set,
+        # whose gold pairs are public, as test
+        hub_splits={"dev": "validation", "test": "test"},
+        hub_configs={lang: ("google/xtreme", f"bucc18.{lang}") for lang in BUCC_LANGUAGES},
+        settings=("zero-shot",),
+        reference="Zweigenbaum et al. 2018 (BUCC); XTREME Table 2",
+    ),
+)
+
+
 TASKS: dict[str, Task] = {
     task.name: task
     for task in (
@@ -145,6 +303,8 @@ TASKS: dict[str, Task] = {
             languages=("en", "de", "es", "fr", "ja", "ko", "zh"),
             labels=("0", "1"),
             primary_metric="accuracy",
+            # the original x-final/ release: id, sentence1, sentence2, label
+            table_columns=("sentence1", "sentence2", "label"),
             hub_id="google-research-datasets/paws-x",
             hub_splits={"train": "train", "dev": "validation", "test": "test"},
             hub_text_columns=("sentence1", "sentence2"),
@@ -268,6 +428,8 @@ TASKS: dict[str, Task] = {
             qa_normalization="squad",
             reference="Clark et al. 2020 (TyDi QA); XTREME Table 2",
         ),
+        *GLUE_TASKS,
+        *RETRIEVAL_TASKS,
     )
 }
 

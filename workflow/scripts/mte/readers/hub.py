@@ -35,29 +35,40 @@ def load_hub_split(
 
 
 def pair_examples_from_hub(dataset: Any, task: Task, id_prefix: str = "") -> list[dict[str, Any]]:
-    """Map a hub pair-classification split into ``id, text_a, text_b, label``.
+    """Map a hub sentence(-pair) split into ``id, text_a, text_b, label``.
 
-    Label ids go through the dataset's own ``ClassLabel`` names, never through our label order.
+    Label ids go through the dataset's own ``ClassLabel`` names, never through our label order;
+    a regression task (STS-B) keeps its float score. Single-sentence tasks have no ``text_b``.
+    Ids: the row's ``id`` or ``idx`` (GLUE), else the row number.
     """
-    column_a, column_b = task.hub_text_columns
-    names = dataset.features["label"].names
+    column_a, column_b = (*task.hub_text_columns, None)[:2]
+    names = None if task.family == "regression" else dataset.features["label"].names
     examples = []
     for index, row in enumerate(dataset):
-        label_id = row["label"]
-        if not 0 <= label_id < len(names):
-            raise MteError(
-                f"{task.hub_id}: row {index} has label id {label_id}, outside the dataset's "
-                f"label names {names}"
-            )
-        label = task.canonical_label(names[label_id])
-        if label is None:
-            raise MteError(
-                f"{task.hub_id}: row {index} has label '{names[label_id]}', not a label of "
-                f"{task.title} ({', '.join(task.labels)})"
-            )
-        example_id = str(row["id"]) if "id" in row else f"{id_prefix}{index + 1}"
+        if names is None:
+            label = float(row["label"])
+        else:
+            label_id = row["label"]
+            if not 0 <= label_id < len(names):
+                raise MteError(
+                    f"{task.hub_id}: row {index} has label id {label_id}, outside the dataset's "
+                    f"label names {names} (a test split without public labels?)"
+                )
+            label = task.canonical_label(names[label_id])
+            if label is None:
+                raise MteError(
+                    f"{task.hub_id}: row {index} has label '{names[label_id]}', not a label of "
+                    f"{task.title} ({', '.join(task.labels)})"
+                )
+        id_column = next((c for c in ("id", "idx") if c in row), None)
+        example_id = str(row[id_column]) if id_column else f"{id_prefix}{index + 1}"
         examples.append(
-            {"id": example_id, "text_a": row[column_a], "text_b": row[column_b], "label": label}
+            {
+                "id": example_id,
+                "text_a": row[column_a],
+                "text_b": row[column_b] if column_b else None,
+                "label": label,
+            }
         )
     return examples
 

@@ -1,4 +1,8 @@
-"""Pair-classification readers (XNLI, PAWS-X, MultiNLI) into ``id, text_a, text_b, label``."""
+"""Sentence(-pair) readers (XNLI, PAWS-X, MultiNLI, GLUE) into ``id, text_a, text_b, label``.
+
+``text_b`` is None for single-sentence tasks (CoLA, SST-2); ``label`` is a label name, or a
+float for regression (STS-B).
+"""
 
 from __future__ import annotations
 
@@ -11,9 +15,15 @@ from mte.readers.text import read_lines, split_tsv
 from mte.tasks import Task
 
 HEADER_LABEL_NAMES = ("label", "gold_label")
+ID_COLUMNS = ("pairID", "id", "index")
 
 
-def _label(task: Task, path: str | Path, number: int, raw: str) -> str:
+def _label(task: Task, path: str | Path, number: int, raw: str) -> str | float:
+    if task.family == "regression":
+        try:
+            return float(raw)
+        except ValueError:
+            raise InputError(path, number, f"score '{raw}' is not a number") from None
     label = task.canonical_label(raw.strip())
     if label is None:
         raise InputError(
@@ -54,10 +64,11 @@ def read_pair_tsv(path: str | Path, task: Task, id_prefix: str = "") -> list[dic
 def read_pair_table(
     path: str | Path, task: Task, language: str | None = None
 ) -> list[dict[str, Any]]:
-    """Header-named TSV: the original ``xnli.{dev,test}.tsv``, MultiNLI and GLUE MNLI files.
+    """Header-named TSV: the original ``xnli.{dev,test}.tsv``, MultiNLI, PAWS-X ``x-final/``
+    and the GLUE files, with the columns named in ``task.table_columns``.
 
-    Needs the columns ``sentence1``, ``sentence2`` and ``gold_label``; a ``language`` column,
-    when present, selects the rows of ``language``; ``pairID`` becomes the id.
+    A ``language`` column, when present, selects the rows of ``language``; ``pairID``, ``id``
+    or ``index`` becomes the id (else the line number).
     """
     lines = read_lines(path)
     try:
@@ -65,12 +76,15 @@ def read_pair_table(
     except StopIteration:
         raise InputError(path, None, "empty file") from None
     header = header_line.split("\t")
-    missing = [c for c in ("sentence1", "sentence2", "gold_label") if c not in header]
+    wanted = [c for c in task.table_columns if c is not None]
+    missing = [c for c in wanted if c not in header]
     if missing:
         raise InputError(path, 1, f"header lacks column(s) {', '.join(missing)}")
     col = {name: index for index, name in enumerate(header)}
     if language is not None and "language" not in col:
         raise InputError(path, 1, "header lacks the 'language' column needed to pick a language")
+    id_column = next((c for c in ID_COLUMNS if c in col), None)
+    column_a, column_b, column_label = task.table_columns
     examples = []
     for number, line in lines:
         if not line:
@@ -78,18 +92,37 @@ def read_pair_table(
         fields = split_tsv(path, number, line, len(header))
         if language is not None and fields[col["language"]] != language:
             continue
-        example_id = fields[col["pairID"]] if "pairID" in col else str(number)
         examples.append(
             {
-                "id": example_id,
-                "text_a": fields[col["sentence1"]],
-                "text_b": fields[col["sentence2"]],
-                "label": _label(task, path, number, fields[col["gold_label"]]),
+                "id": fields[col[id_column]] if id_column else str(number),
+                "text_a": fields[col[column_a]],
+                "text_b": fields[col[column_b]] if column_b else None,
+                "label": _label(task, path, number, fields[col[column_label]]),
             }
         )
     if not examples:
         what = f" for language '{language}'" if language else ""
         raise InputError(path, None, f"no examples{what}")
+    return examples
+
+
+def read_headerless(path: str | Path, task: Task) -> list[dict[str, Any]]:
+    """Files without a header whose fields ``task.headerless_fields`` locates (GLUE CoLA:
+    source, label, original label, sentence); ids are line numbers."""
+    columns, field_a, field_b, field_label = task.headerless_fields
+    examples = []
+    for number, line in read_lines(path):
+        fields = split_tsv(path, number, line, columns)
+        examples.append(
+            {
+                "id": str(number),
+                "text_a": fields[field_a],
+                "text_b": fields[field_b] if field_b is not None else None,
+                "label": _label(task, path, number, fields[field_label]),
+            }
+        )
+    if not examples:
+        raise InputError(path, None, "no examples in file")
     return examples
 
 
@@ -124,7 +157,9 @@ def read_pairs(path: str | Path, task: Task, language: str) -> list[dict[str, An
     if path.suffix == ".jsonl":
         return read_pair_jsonl(path, task)
     first = next(read_lines(path), (1, ""))[1].split("\t")
-    if {"sentence1", "sentence2", "gold_label"} <= set(first):
+    if {c for c in task.table_columns if c is not None} <= set(first):
         has_language = "language" in first
         return read_pair_table(path, task, language if has_language else None)
+    if task.headerless_fields:
+        return read_headerless(path, task)
     return read_pair_tsv(path, task)

@@ -1,0 +1,154 @@
+"""PAWS-X, Tatoeba, BUCC and two GLUE tasks (one regression) end to end on the tiny model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tests.workflow.snakemake_runner import job_counts, run_snakemake
+
+pytestmark = pytest.mark.workflow
+
+SENTENCES = [
+    ("The dog sleeps.", "Der Hund schläft."),
+    ("It is raining.", "Es regnet."),
+    ("The cat eats fish.", "Die Katze frisst Fisch."),
+    ("We go home.", "Wir gehen nach Hause."),
+    ("The train is late.", "Der Zug ist spät."),
+    ("I like tea.", "Ich mag Tee."),
+]
+
+
+def _write(path: Path, lines: list[str]) -> None:
+    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+
+
+def _pawsx(folder: Path) -> None:
+    folder.mkdir()
+    rows = [f"{a}\t{b}\t{n % 2}" for n, (a, b) in enumerate(SENTENCES)]
+    for split in ("train", "dev"):
+        _write(folder / f"{split}-en.tsv", rows)
+    for language in ("en", "de"):
+        _write(folder / f"test-{language}.tsv", rows)
+
+
+def _tatoeba(folder: Path) -> None:
+    folder.mkdir()
+    _write(folder / "tatoeba.deu-eng.deu", [de for _, de in SENTENCES])
+    _write(folder / "tatoeba.deu-eng.eng", [en for en, _ in SENTENCES])
+
+
+def _bucc(folder: Path) -> None:
+    folder.mkdir()
+    for split in ("dev", "test"):
+        _write(
+            folder / f"de-en.{split}.de", [f"de-{i}\t{de}" for i, (_, de) in enumerate(SENTENCES)]
+        )
+        _write(
+            folder / f"de-en.{split}.en", [f"en-{i}\t{en}" for i, (en, _) in enumerate(SENTENCES)]
+        )
+        _write(folder / f"de-en.{split}.gold", [f"de-{i}\ten-{i}" for i in range(0, 6, 2)])
+
+
+def _glue(folder: Path) -> None:
+    (folder / "SST-2").mkdir(parents=True)
+    (folder / "STS-B").mkdir()
+    sst = ["sentence\tlabel", *(f"{en}\t{n % 2}" for n, (en, _) in enumerate(SENTENCES))]
+    header = (
+        "index\tgenre\tfilename\tyear\told_index\tsource1\tsource2\tsentence1\tsentence2\tscore"
+    )
+    sts = [header] + [
+        f"{n}\tmain\tx\t2012\t{n}\tnone\tnone\t{en}\t{SENTENCES[(n + 1) % 6][0]}\t{n * 0.8:.3f}"
+        for n, (en, _) in enumerate(SENTENCES)
+    ]
+    for split in ("train", "dev"):
+        _write(folder / "SST-2" / f"{split}.tsv", sst)
+        _write(folder / "STS-B" / f"{split}.tsv", sts)
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    workdir = tmp_path_factory.mktemp("more")
+    data = workdir / "data"
+    data.mkdir()
+    _pawsx(data / "pawsx")
+    _tatoeba(data / "tatoeba")
+    _bucc(data / "bucc")
+    _glue(data / "glue")
+    small = {"epochs": 1, "batch_size": 4, "max_length": 32}
+    config = {
+        "models": [{"name": "tiny", "source": "tiny"}],
+        "tasks": {
+            "pawsx": {
+                "source": "files",
+                "path": str(data / "pawsx"),
+                "languages": ["en", "de"],
+                "hyperparameters": small,
+            },
+            "tatoeba": {"source": "files", "path": str(data / "tatoeba"), "languages": ["de"]},
+            "bucc": {"source": "files", "path": str(data / "bucc"), "languages": ["de"]},
+            "sst2": {
+                "source": "files",
+                "path": str(data / "glue" / "SST-2"),
+                "hyperparameters": small,
+            },
+            "stsb": {
+                "source": "files",
+                "path": str(data / "glue" / "STS-B"),
+                "hyperparameters": small,
+            },
+        },
+    }
+    done = run_snakemake(workdir, config)
+    assert done.returncode == 0, done.stderr[-4000:]
+    counts = job_counts(done.stdout + done.stderr)
+    # Tatoeba and BUCC do not fine-tune; PAWS-X, SST-2 and STS-B do
+    assert counts["finetune"] == 3 and counts["retrieve"] == 2
+    return workdir
+
+
+def _score(run: Path, task: str, language: str) -> dict:
+    path = run / f"results/tiny/{task}/zero-shot/seed1/scores/{language}.json"
+    return json.loads(path.read_text())
+
+
+def test_pawsx_table(run: Path) -> None:
+    table = pd.read_csv(run / "results/tables/pawsx.csv")
+    assert list(table.columns) == ["model", "setting", "seeds", "en", "de", "avg"]
+    assert _score(run, "pawsx", "de")["n"] == 6
+
+
+def test_tatoeba_scores_both_layers(run: Path) -> None:
+    score = _score(run, "tatoeba", "de")
+    assert score["n"] == 6
+    assert set(score["metrics"]) == {"accuracy", "error_rate", "accuracy_en_to_xx"}
+    assert score["metrics"]["accuracy"] + score["metrics"]["error_rate"] == pytest.approx(1.0)
+    # the tiny model has 2 layers: the model's choice is the last, XTREME's the middle (1)
+    assert {k: v["layer"] for k, v in score["by_layer"].items()} == {"model": 2, "xtreme": 1}
+    assert score["provenance"]["training"] is None
+    assert (run / "results/tables/tatoeba.md").is_file()
+
+
+def test_bucc_mines_and_scores(run: Path) -> None:
+    score = _score(run, "bucc", "de")
+    assert score["n"] == 3  # gold pairs of the test split
+    assert set(score["metrics"]) == {"f1", "precision", "recall", "threshold"}
+    predictions = (run / "results/tiny/bucc/zero-shot/seed1/predictions/de.jsonl").read_text()
+    splits = {json.loads(line)["split"] for line in predictions.splitlines()}
+    assert splits == {"dev", "test"}
+
+
+def test_glue_tables(run: Path) -> None:
+    stsb = _score(run, "stsb", "en")
+    assert stsb["split"] == "dev" and set(stsb["metrics"]) == {"pearson", "spearman"}
+    glue = pd.read_csv(run / "results/tables/glue.csv")
+    assert list(glue.columns) == [
+        "model", "setting", "sst2_accuracy", "stsb_pearson", "stsb_spearman", "avg",
+    ]  # fmt: skip
+    row = glue.iloc[0]
+    expected = (row["sst2_accuracy"] + (row["stsb_pearson"] + row["stsb_spearman"]) / 2) / 2
+    assert row["avg"] == pytest.approx(expected, abs=0.01)
+    assert "| SST-2 | STS-B | avg |" in (run / "results/tables/glue.md").read_text()

@@ -1,0 +1,103 @@
+"""The retrieval tasks' prediction step: embed with the pretrained encoder, then search.
+
+No fine-tuning: Tatoeba and BUCC measure how well the encoder's own sentence embeddings align
+across languages. The pooling and prefix are the model's (``mte_model.json``); the layers are
+the task's ``layers`` choices, each reported.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from mte.embeddings import encode_layers
+from mte.io import read_json
+from mte.models import MODEL_RECORD
+from mte.retrieval import margin_candidates, resolve_layers, tatoeba_records
+
+log = logging.getLogger("mte")
+
+
+def load_encoder(model_dir: str | Path, layer_choices: list) -> tuple[Any, Any, dict, dict]:
+    """The encoder, its tokenizer, how it embeds (pooling, prefix) and the resolved layers."""
+    from transformers import AutoModel, AutoTokenizer
+
+    model_dir = Path(model_dir)
+    usage = read_json(model_dir / MODEL_RECORD)["embedding"]
+    model = AutoModel.from_pretrained(model_dir)
+    tokenizer = AutoTokenizer.from_pretrained(model_dir)
+    layers = resolve_layers(layer_choices, usage["layer"], model.config.num_hidden_layers)
+    log.info("pooling %s, prefix %r, layers %s", usage["pooling"], usage["prefix"], layers)
+    return model, tokenizer, usage, layers
+
+
+def _embed(model, tokenizer, usage, layers, texts, batch_size) -> dict:
+    return encode_layers(
+        model,
+        tokenizer,
+        texts,
+        layers,
+        pooling=usage["pooling"],
+        prefix=usage["prefix"],
+        batch_size=batch_size,
+        progress=True,
+    )
+
+
+def retrieve_tatoeba(
+    model_dir: str | Path, examples: list[dict[str, Any]], layer_choices: list, batch_size: int
+) -> list[dict[str, Any]]:
+    """Nearest-neighbour records of one Tatoeba language (see :func:`tatoeba_records`)."""
+    model, tokenizer, usage, layers = load_encoder(model_dir, layer_choices)
+    foreign = _embed(model, tokenizer, usage, layers, [e["src"] for e in examples], batch_size)
+    english = _embed(model, tokenizer, usage, layers, [e["tgt"] for e in examples], batch_size)
+    records = tatoeba_records(examples, {name: (foreign[name], english[name]) for name in layers})
+    for record in records:
+        record["layers"] = layers
+    return records
+
+
+def _unique_texts(records: list[dict[str, Any]], side: str) -> tuple[list[str], list[list[str]]]:
+    """The distinct sentences of one side and the ids each stands for (BUCC repeats some
+    sentences under several ids; LASER's BUCC script mines distinct sentences, then maps a
+    mined pair to every id pair it stands for)."""
+    ids_of: dict[str, list[str]] = {}
+    for record in records:
+        if record["side"] == side:
+            ids_of.setdefault(record["text"], []).append(record["id"])
+    return list(ids_of), list(ids_of.values())
+
+
+def mine_bucc(
+    model_dir: str | Path,
+    splits: dict[str, list[dict[str, Any]]],
+    layer_choices: list,
+    batch_size: int,
+) -> list[dict[str, Any]]:
+    """Margin-scored candidate pairs of every split and layer choice:
+    ``{split, layer, source, target, score}`` (ids of the ``xx`` and ``en`` sentences)."""
+    model, tokenizer, usage, layers = load_encoder(model_dir, layer_choices)
+    out = []
+    for split, records in splits.items():
+        source_texts, source_ids = _unique_texts(records, "xx")
+        target_texts, target_ids = _unique_texts(records, "en")
+        source = _embed(model, tokenizer, usage, layers, source_texts, batch_size)
+        target = _embed(model, tokenizer, usage, layers, target_texts, batch_size)
+        for name in layers:
+            candidates = margin_candidates(source[name], target[name])
+            log.info("%s, layer %s: %d candidate pairs", split, name, len(candidates))
+            for i, j, score in candidates:
+                for source_id in source_ids[i]:
+                    for target_id in target_ids[j]:
+                        out.append(
+                            {
+                                "split": split,
+                                "layer": name,
+                                "layer_index": layers[name],
+                                "source": source_id,
+                                "target": target_id,
+                                "score": score,
+                            }
+                        )
+    return out
