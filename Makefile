@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORES ?= all
 
-.PHONY: install run test lint format clean
+.PHONY: install run test test-real real-readme lint format clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,15 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/pytest -q
+
+# the real model on the real files in ../shared/data, held to floors (tests/real)
+test-real: $(STAMP)
+	$(BIN)/python tests/real/run_tier.py
+	$(BIN)/pytest -q tests/real
+
+# the README's real-tier figures, from results-real/summary.json
+real-readme: $(STAMP)
+	$(BIN)/python tests/real/readme_section.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
