@@ -17,6 +17,7 @@ install: $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/snakemake --cores $(CORES)
+	$(BIN)/snakemake --report results/report.html
 
 test: $(STAMP)
 	$(BIN)/pytest -q

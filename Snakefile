@@ -16,9 +16,14 @@ include: "workflow/rules/finetune.smk"
 include: "workflow/rules/predict.smk"
 include: "workflow/rules/score.smk"
 include: "workflow/rules/aggregate.smk"
+include: "workflow/rules/plots.smk"
+
+
+report: "workflow/report/workflow.rst"
 
 
 rule all:
     default_target: True
     input:
         all_tables(),
+        all_plots(),

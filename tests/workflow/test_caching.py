@@ -61,14 +61,32 @@ def first_run(workdir: Path, config: dict):
 
 def test_tables_have_one_accuracy_per_language(workdir: Path, first_run) -> None:
     table = pd.read_csv(workdir / "results" / "tables" / "xnli.csv")
-    assert list(table.columns) == ["model", "setting", "seeds", "en", "de", "zh", "avg"]
+    assert list(table.columns) == ["model", "setting", "row", "seeds", "en", "de", "zh", "avg"]
     assert len(table) == 1 and table.loc[0, "model"] == "tiny"
     assert table[["en", "de", "zh"]].apply(lambda c: c.between(0, 100)).all().all()
     assert (workdir / "results" / "tables" / "xnli.md").is_file()
     pawsx = pd.read_csv(workdir / "results" / "tables" / "pawsx.csv")
-    assert list(pawsx.columns) == ["model", "setting", "seeds", "en", "de", "avg"]
+    assert list(pawsx.columns) == ["model", "setting", "row", "seeds", "en", "de", "avg"]
     counts = job_counts(first_run.stdout + first_run.stderr)
     assert counts["finetune"] == 2 and counts["predict"] == 5 and counts["score"] == 5
+
+
+def test_tables_in_three_formats_figures_and_report(workdir: Path, config: dict, first_run) -> None:
+    tables = workdir / "results" / "tables"
+    for name in ("xnli", "pawsx", "xtreme_summary"):
+        for ext in ("csv", "md", "tex"):
+            assert (tables / f"{name}.{ext}").stat().st_size > 0, f"{name}.{ext}"
+    latex = (tables / "xnli.tex").read_text()
+    assert r"\toprule" in latex and r"\bottomrule" in latex and "tiny" in latex
+    summary = pd.read_csv(tables / "xtreme_summary.csv")
+    assert list(summary.columns[:6]) == ["model", "setting", "row", "seeds", "xnli", "pawsx"]
+    plots = workdir / "results" / "plots"
+    for png in (plots / "tiny" / "heatmap_zero-shot.png", plots / "transfer_gaps.png"):
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", png
+    done = run_snakemake(workdir, config, "--report", "results/report.html")
+    assert done.returncode == 0, done.stderr[-3000:]
+    html = (workdir / "results" / "report.html").read_text(encoding="utf-8", errors="replace")
+    assert "heatmap_zero-shot.png" in html and "xtreme_summary.csv" in html
 
 
 def test_second_run_has_nothing_to_do(workdir: Path, config: dict, first_run) -> None:
@@ -91,6 +109,10 @@ def test_adding_a_language_reruns_only_that_language(
         "predict": 1,
         "score": 1,
         "aggregate": 1,
+        # the figures and the XTREME summary read every score
+        "summarize_xtreme": 1,
+        "plot_heatmap": 1,
+        "plot_transfer_gaps": 1,
         "all": 1,
     }
     assert "es" in pd.read_csv(workdir / "results" / "tables" / "xnli.csv").columns
@@ -110,6 +132,9 @@ def test_changing_the_learning_rate_reruns_that_task_only(
         "predict": languages,
         "score": languages,
         "aggregate": 1,
+        "summarize_xtreme": 1,
+        "plot_heatmap": 1,
+        "plot_transfer_gaps": 1,
         "all": 1,
     }
     assert "task=pawsx" not in done.stderr

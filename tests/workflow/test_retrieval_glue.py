@@ -117,7 +117,7 @@ def _score(run: Path, task: str, language: str) -> dict:
 
 def test_pawsx_table(run: Path) -> None:
     table = pd.read_csv(run / "results/tables/pawsx.csv")
-    assert list(table.columns) == ["model", "setting", "seeds", "en", "de", "avg"]
+    assert list(table.columns) == ["model", "setting", "row", "seeds", "en", "de", "avg"]
     assert _score(run, "pawsx", "de")["n"] == 6
 
 

@@ -79,7 +79,7 @@ def test_ner_table_has_a_row_per_setting(run) -> None:
     workdir, done = run
     table = pd.read_csv(workdir / "results" / "tables" / "conll.csv")
     assert list(table["setting"]) == ["zero-shot", "in-language", "multilingual"]
-    assert list(table.columns) == ["model", "setting", "seeds", "en", "es", "avg"]
+    assert list(table.columns) == ["model", "setting", "row", "seeds", "en", "es", "avg"]
     # one fine-tune for zero-shot, one per language in-language, one multilingual; the POS one
     counts = job_counts(done.stdout + done.stderr)
     assert counts["finetune"] == 3 and counts["finetune_in_language"] == 2
@@ -96,4 +96,4 @@ def test_score_files_carry_entity_and_token_f1(run) -> None:
     # testb holds the four sentences three times: (6 + 6 + 6 + 7) words x 3
     assert score["n"] == 12 and score["words"] == 75
     pos = pd.read_csv(workdir / "results" / "tables" / "udpos.csv")
-    assert list(pos.columns) == ["model", "setting", "seeds", "en", "de", "avg"]
+    assert list(pos.columns) == ["model", "setting", "row", "seeds", "en", "de", "avg"]

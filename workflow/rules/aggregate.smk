@@ -1,9 +1,15 @@
 rule aggregate:
     input:
-        lambda wc: task_scores(wc.task),
+        scores=lambda wc: task_scores(wc.task),
+        references=reference_files(),
     output:
-        csv="results/tables/{task}.csv",
+        csv=report(
+            "results/tables/{task}.csv",
+            caption="../report/task_table.rst",
+            category="Tables",
+        ),
         md="results/tables/{task}.md",
+        tex="results/tables/{task}.tex",
     log:
         "results/logs/aggregate/{task}.log",
     benchmark:
@@ -29,3 +35,28 @@ rule aggregate_glue:
         tasks=glue_tasks(),
     script:
         "../scripts/aggregate_glue.py"
+
+
+# XTREME's summary: one score per task, the mean over tasks and the transfer gaps
+rule summarize_xtreme:
+    input:
+        scores=lambda wc: [
+            path for task in xtreme_tasks() for path in task_scores(task)
+        ],
+        references=reference_files(),
+    output:
+        csv=report(
+            "results/tables/xtreme_summary.csv",
+            caption="../report/xtreme_summary.rst",
+            category="Tables",
+        ),
+        md="results/tables/xtreme_summary.md",
+        tex="results/tables/xtreme_summary.tex",
+    log:
+        "results/logs/aggregate/xtreme_summary.log",
+    benchmark:
+        "results/benchmarks/aggregate/xtreme_summary.tsv"
+    params:
+        tasks=xtreme_tasks(),
+    script:
+        "../scripts/summarize_xtreme.py"

@@ -17,12 +17,21 @@ from mte.config import (  # noqa: E402
     training_languages,
 )
 from mte.errors import MteError  # noqa: E402
+from mte.references import find_reference, load_references  # noqa: E402
+from mte.summary import XTREME_TASKS  # noqa: E402
 from mte.tasks import GLUE_TASKS, SPLITS, TASKS, get_task  # noqa: E402
+
+
+def reference_files():
+    """Published numbers: the config's ``references`` files, else config/references/*.yaml."""
+    default = sorted((Path(workflow.basedir) / "config" / "references").glob("*.yaml"))
+    return [str(path) for path in (config.get("references") or default)]
 
 
 def _check_configuration():
     """Stop before any job with one message naming the config key at fault."""
     try:
+        load_references(reference_files())
         for name in config.get("tasks") or {}:
             get_task(name)
         check_schema(config, Path(workflow.basedir) / "config" / "schema.yaml")
@@ -179,12 +188,67 @@ def glue_tasks():
     return [task.name for task in GLUE_TASKS if task.name in config["tasks"]]
 
 
-def all_tables():
-    tables = [
-        f"results/tables/{task}.{ext}"
+def xtreme_tasks():
+    """The configured tasks of XTREME, in its order."""
+    return [task for task in XTREME_TASKS if task in config["tasks"]]
+
+
+def all_settings():
+    return list(
+        dict.fromkeys(
+            s for task in config["tasks"] for s in task_settings(task, config)
+        )
+    )
+
+
+def model_task_scores(model, task, setting):
+    return [
+        f"results/{model}/{task}/{setting}/seed{seed}/scores/{lang}.json"
+        for seed in config["seeds"]
+        for lang in task_languages(task, config)
+    ]
+
+
+def model_setting_scores(model, setting):
+    """Every score of one model and setting, over the tasks that run the setting."""
+    return [
+        path
         for task in config["tasks"]
-        for ext in ("csv", "md")
+        if setting in task_settings(task, config)
+        for path in model_task_scores(model, task, setting)
+    ]
+
+
+def published_plots():
+    """A bar plot for every model x task x setting with published numbers of its metric."""
+    references = load_references(reference_files())
+    return [
+        f"results/plots/{m['name']}/{task}_{setting}_vs_published.png"
+        for m in config["models"]
+        for task in config["tasks"]
+        for setting in task_settings(task, config)
+        if find_reference(
+            references, m["name"], task, setting, get_task(task).primary_metric
+        )
+    ]
+
+
+def all_tables():
+    formats = ("csv", "md", "tex")
+    tables = [
+        f"results/tables/{task}.{ext}" for task in config["tasks"] for ext in formats
     ]
     if glue_tasks():
         tables += ["results/tables/glue.csv", "results/tables/glue.md"]
+    if xtreme_tasks():
+        tables += [f"results/tables/xtreme_summary.{ext}" for ext in formats]
     return tables
+
+
+def all_plots():
+    heatmaps = [
+        f"results/plots/{m['name']}/heatmap_{setting}.png"
+        for m in config["models"]
+        for setting in all_settings()
+    ]
+    return [*heatmaps, "results/plots/transfer_gaps.png", *published_plots()]

@@ -1,25 +1,37 @@
-"""Rule aggregate: a task's score files into its table (CSV and Markdown)."""
+"""Rule aggregate: a task's score files into its table (CSV, Markdown, LaTeX), with published
+numbers and deltas for the models that have them."""
 
 from mte.io import read_json, write_text
 from mte.logs import rule_logging
-from mte.tables import pair_matrix_markdown, task_table, to_markdown, with_second_metric
+from mte.references import load_references
+from mte.tables import (
+    pair_matrix_markdown,
+    task_table,
+    to_latex,
+    to_markdown,
+    with_references,
+    with_second_metric,
+)
 from mte.tasks import get_task
 
 with rule_logging(snakemake) as log:
     task = get_task(snakemake.wildcards.task)
     languages = snakemake.params.languages
-    scores = [read_json(path) for path in snakemake.input]
+    scores = [read_json(path) for path in snakemake.input.scores]
     table = task_table(scores, languages, task.primary_metric)
     title = f"{task.title} ({task.primary_metric}, %)"
-    second = None
+    second, metrics = None, {"": task.primary_metric}
     if task.family == "qa":  # the papers print QA cells as F1 / EM
-        second = "em"
+        second, metrics = "em", {"": "f1", "_em": "exact_match"}
         table = with_second_metric(table, task_table(scores, languages, "exact_match"), second)
         title = f"{task.title} (F1 / EM, %)"
+    references = load_references(snakemake.input.references)
+    table = with_references(table, references, task.name, languages, metrics)
     write_text(snakemake.output.csv, table.to_csv(index=False, float_format="%.2f"))
     if task.name == "mlqa_gxlt":
-        markdown = pair_matrix_markdown(table, languages, title)
+        markdown = pair_matrix_markdown(table[table["row"] == "ours"], languages, title)
     else:
         markdown = to_markdown(table, languages, title, second)
     write_text(snakemake.output.md, markdown)
+    write_text(snakemake.output.tex, to_latex(table, languages, title, second))
     log.info("%d rows", len(table))

@@ -51,25 +51,136 @@ def with_second_metric(table: pd.DataFrame, second: pd.DataFrame, suffix: str) -
     return table.join(second[values].add_suffix(f"_{suffix}"))
 
 
+OURS, PUBLISHED, DELTA = "ours", "published", "ours - published"
+
+
+def with_references(
+    table: pd.DataFrame,
+    references: list[dict[str, Any]],
+    task: str,
+    languages: list[str],
+    metrics: dict[str, str],
+) -> pd.DataFrame:
+    """``table`` with a ``row`` column, and after each (model, setting) row that has published
+    numbers for the same model name, a ``published`` row and an ``ours - published`` row.
+
+    ``metrics``: column suffix -> metric (``{"": "f1", "_em": "exact_match"}`` for QA). A
+    published average covers the table's languages only when the paper has all of them.
+    """
+    from mte.references import find_reference
+
+    rows = []
+    for _, row in table.iterrows():
+        ours = {**row.to_dict(), "row": OURS}
+        rows.append(ours)
+        published: dict[str, Any] = {"model": row["model"], "setting": row["setting"]}
+        found = False
+        for suffix, metric in metrics.items():
+            entry = find_reference(references, row["model"], task, row["setting"], metric)
+            if entry is None:
+                continue
+            found = True
+            values = [entry["values"].get(lang) for lang in languages]
+            for lang, value in zip(languages, values, strict=True):
+                published[f"{lang}{suffix}"] = value
+            complete = all(v is not None for v in values)
+            published[f"{AVERAGE}{suffix}"] = sum(values) / len(values) if complete else None
+        if not found:
+            continue
+        rows.append({**published, "row": PUBLISHED})
+        delta = {"model": row["model"], "setting": row["setting"], "row": DELTA}
+        for column, value in published.items():
+            if column not in ("model", "setting") and value is not None:
+                delta[column] = ours[column] - value
+        rows.append(delta)
+    frame = pd.DataFrame(rows)
+    columns = [
+        "model",
+        "setting",
+        "row",
+        *[c for c in table.columns if c not in ("model", "setting")],
+    ]
+    return frame.reindex(columns=columns)
+
+
+def _cell(row: pd.Series, column: str, second: str | None) -> str:
+    """One printed cell: one decimal, ``± std`` with several seeds, ``/ second`` (QA's EM),
+    a sign on deltas, empty where there is no number."""
+    signed = row.get("row") == DELTA
+
+    def number(col: str) -> str:
+        value = row.get(col)
+        if value is None or pd.isna(value):
+            return ""
+        return f"{value:+.1f}" if signed else f"{value:.1f}"
+
+    cell = number(column)
+    if cell and f"{column}_std" in row and row.get("seeds", 1) > 1 and row.get("row") == OURS:
+        cell += f" ± {row[f'{column}_std']:.1f}"
+    if second:
+        other = number(f"{column}_{second}")
+        cell = f"{cell} / {other}" if cell or other else ""
+    return cell
+
+
+def _label(row: pd.Series) -> str:
+    kind = row.get("row", OURS)
+    return row["setting"] if kind in (OURS, None) or pd.isna(kind) else f"{row['setting']} ({kind})"
+
+
 def to_markdown(
     table: pd.DataFrame, languages: list[str], title: str, second: str | None = None
 ) -> str:
     """A Markdown table: one decimal as the papers print, ``mean ± std`` for several seeds;
-    with ``second`` (a column suffix), cells read ``first / second`` (QA's F1 / EM)."""
+    with ``second`` (a column suffix), cells read ``first / second`` (QA's F1 / EM);
+    published and delta rows, where present, are labelled in the setting column."""
     columns = [*languages, AVERAGE]
     header = ["model", "setting", *columns]
     lines = [f"# {title}", "", "| " + " | ".join(header) + " |"]
     lines.append("|" + "---|" * 2 + "---:|" * len(columns))
     for _, row in table.iterrows():
-        cells = []
-        for column in columns:
-            cell = f"{row[column]:.1f}"
-            if f"{column}_std" in row and row["seeds"] > 1:
-                cell += f" ± {row[f'{column}_std']:.1f}"
-            if second:
-                cell += f" / {row[f'{column}_{second}']:.1f}"
-            cells.append(cell)
-        lines.append("| " + " | ".join([row["model"], row["setting"], *cells]) + " |")
+        cells = [_cell(row, column, second) for column in columns]
+        lines.append("| " + " | ".join([row["model"], _label(row), *cells]) + " |")
+    return "\n".join(lines) + "\n"
+
+
+LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_", "#": r"\#",
+    "$": r"\$", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}",
+    "±": r"$\pm$",
+}  # fmt: skip
+
+
+def _latex_escape(text: str) -> str:
+    """Text safe inside a LaTeX table cell (one pass, so escapes are not escaped again)."""
+    return "".join(LATEX_SPECIAL.get(char, char) for char in text)
+
+
+def to_latex(
+    table: pd.DataFrame, languages: list[str], title: str, second: str | None = None
+) -> str:
+    """The same table as LaTeX with booktabs rules (``\\usepackage{booktabs}``), ready to
+    paste: a ``table`` float with the title as caption."""
+    columns = [*languages, AVERAGE]
+    lines = [
+        r"\begin{table}[t]",
+        r"\centering",
+        r"\small",
+        r"\begin{tabular}{ll" + "r" * len(columns) + "}",
+        r"\toprule",
+        " & ".join(["Model", "Setting", *columns]) + r" \\",
+        r"\midrule",
+    ]
+    for _, row in table.iterrows():
+        cells = [_latex_escape(_cell(row, column, second)) for column in columns]
+        label = _latex_escape(_label(row))
+        lines.append(" & ".join([_latex_escape(row["model"]), label, *cells]) + r" \\")
+    lines += [
+        r"\bottomrule",
+        r"\end{tabular}",
+        r"\caption{" + _latex_escape(title) + "}",
+        r"\end{table}",
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -1,0 +1,39 @@
+"""The figures are written as PNGs from synthetic scores (their look is checked by eye)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mte.plots import language_task_matrix, plot_against_reference, plot_heatmap, plot_transfer_gaps
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def _score(task: str, language: str, **metrics: float) -> dict:
+    return {"model": "m", "setting": "zero-shot", "seed": 1, "task": task, "language": language,
+            "metrics": metrics}  # fmt: skip
+
+
+SCORES = [
+    _score("xnli", "en", accuracy=0.8),
+    _score("xnli", "de", accuracy=0.6),
+    _score("xquad", "en", f1=0.6, exact_match=0.4),
+    _score("xquad", "zh", f1=0.5, exact_match=0.3),
+]
+
+
+def test_matrix_is_languages_by_tasks_with_qa_as_mean_of_f1_and_em() -> None:
+    matrix = language_task_matrix(SCORES, "m", "zero-shot")
+    assert matrix.loc["en", "XNLI"] == 80.0
+    assert matrix.loc["zh", "XQuAD"] == 40.0
+    assert matrix.isna().loc["zh", "XNLI"]
+
+
+def test_figures_are_written(tmp_path: Path) -> None:
+    plot_heatmap(SCORES, "m", "zero-shot", tmp_path / "heatmap.png")
+    plot_transfer_gaps(SCORES, tmp_path / "gaps.png")
+    reference = {"source": "Paper, Table 1", "model": "m", "task": "xnli", "metric": "accuracy",
+                 "values": {"en": 85.0, "de": 70.0}}  # fmt: skip
+    plot_against_reference(SCORES[:2], reference, tmp_path / "published.png")
+    for name in ("heatmap.png", "gaps.png", "published.png"):
+        assert (tmp_path / name).read_bytes()[:8] == PNG, name

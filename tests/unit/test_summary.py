@@ -1,0 +1,115 @@
+"""The XTREME summary, published rows and LaTeX, against hand-computed values."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from mte.summary import summary_markdown, summary_with_references, transfer_gap, xtreme_summary
+from mte.tables import task_table, to_latex, to_markdown, with_references
+
+
+def _score(task: str, language: str, seed: int = 1, model: str = "m", **metrics: float) -> dict:
+    return {
+        "model": model, "setting": "zero-shot", "seed": seed, "task": task,
+        "language": language, "metrics": metrics,
+    }  # fmt: skip
+
+
+SCORES = [
+    _score("xnli", "en", accuracy=0.8),
+    _score("xnli", "de", accuracy=0.6),
+    _score("xnli", "es", accuracy=0.7),
+    _score("xquad", "en", f1=0.6, exact_match=0.4),
+    _score("xquad", "de", f1=0.5, exact_match=0.3),
+    _score("tatoeba", "de", accuracy=0.9, error_rate=0.1, accuracy_en_to_xx=0.9),
+    _score("tatoeba", "fr", accuracy=0.7, error_rate=0.3, accuracy_en_to_xx=0.7),
+]
+
+
+def test_summary_by_hand() -> None:
+    row = xtreme_summary(SCORES, ["xnli", "xquad", "tatoeba"]).iloc[0]
+    # XNLI (80 + 60 + 70) / 3 = 70; XQuAD en (60+40)/2 = 50, de (50+30)/2 = 40 -> 45;
+    # Tatoeba (90 + 70) / 2 = 80; mean over tasks (70 + 45 + 80) / 3 = 65
+    assert row["xnli"] == pytest.approx(70.0)
+    assert row["xquad"] == pytest.approx(45.0)
+    assert row["tatoeba"] == pytest.approx(80.0)
+    assert row["avg"] == pytest.approx(65.0)
+    # gaps: XNLI 80 - (60 + 70)/2 = 15; XQuAD 50 - 40 = 10; Tatoeba has no English: none
+    assert row["gap_xnli"] == pytest.approx(15.0)
+    assert row["gap_xquad"] == pytest.approx(10.0)
+    assert pd.isna(row["gap_tatoeba"])
+
+
+def test_transfer_gap_needs_english_and_another_language() -> None:
+    assert transfer_gap({"en": 90.0, "de": 80.0, "fr": 70.0}) == pytest.approx(15.0)
+    assert transfer_gap({"en": 90.0}) is None
+    assert transfer_gap({"de": 80.0, "fr": 70.0}) is None
+
+
+def test_seeds_average_per_seed_then_over_seeds() -> None:
+    scores = [
+        _score("xnli", "en", seed=1, accuracy=0.80),
+        _score("xnli", "de", seed=1, accuracy=0.60),
+        _score("xnli", "en", seed=2, accuracy=0.70),
+        _score("xnli", "de", seed=2, accuracy=0.70),
+    ]
+    row = xtreme_summary(scores, ["xnli"]).iloc[0]
+    # seed 1: 70, seed 2: 70 -> 70; gap from the seed means: en 75 - de 65 = 10
+    assert row["xnli"] == pytest.approx(70.0) and row["seeds"] == 2
+    assert row["gap_xnli"] == pytest.approx(10.0)
+    table = task_table(scores, ["en", "de"], "accuracy").iloc[0]
+    # per language over seeds: en mean 75, sample std sqrt(((80-75)^2 + (70-75)^2) / 1) = 7.07
+    assert table["en"] == pytest.approx(75.0)
+    assert table["en_std"] == pytest.approx(50**0.5)
+    assert table["avg_std"] == pytest.approx(0.0)
+
+
+def test_published_and_delta_rows() -> None:
+    references = [
+        {"source": "Paper, Table 1", "model": "m", "task": "xnli", "setting": "zero-shot",
+         "metric": "accuracy", "values": {"en": 85.0, "de": 70.0}},
+        {"source": "Paper, Table 2", "model": "m", "task": "xtreme_summary", "setting": "zero-shot",
+         "metric": "score", "values": {"xnli": 75.0, "xquad": [60.0, 40.0]}},
+    ]  # fmt: skip
+    table = task_table(SCORES[:3], ["en", "de", "es"], "accuracy")
+    rows = with_references(table, references, "xnli", ["en", "de", "es"], {"": "accuracy"})
+    assert list(rows["row"]) == ["ours", "published", "ours - published"]
+    published, delta = rows.iloc[1], rows.iloc[2]
+    assert published["en"] == 85.0 and pd.isna(published["es"]) and pd.isna(published["avg"])
+    assert delta["en"] == pytest.approx(-5.0) and delta["de"] == pytest.approx(-10.0)
+    markdown = to_markdown(rows, ["en", "de", "es"], "XNLI")
+    assert "| m | zero-shot (ours - published) | -5.0 | -10.0 |  |  |" in markdown
+    summary = summary_with_references(
+        xtreme_summary(SCORES[:5], ["xnli", "xquad"]), references, ["xnli", "xquad"]
+    )
+    # published XQuAD (60 + 40) / 2 = 50; average (75 + 50) / 2 = 62.5; ours (70 + 45) / 2
+    assert summary.iloc[1]["xquad"] == pytest.approx(50.0)
+    assert summary.iloc[2]["avg"] == pytest.approx(57.5 - 62.5)
+    assert "Cross-lingual transfer gap" in summary_markdown(summary, ["xnli", "xquad"])
+
+
+def test_latex_booktabs_table(tmp_path: Path) -> None:
+    table = task_table(SCORES[:3], ["en", "de", "es"], "accuracy")
+    latex = to_latex(with_references(table, [], "xnli", ["en", "de", "es"], {"": "accuracy"}),
+                     ["en", "de", "es"], "XNLI accuracy (%)")  # fmt: skip
+    assert r"\toprule" in latex and r"\midrule" in latex and r"\bottomrule" in latex
+    assert r"m & zero-shot & 80.0 & 60.0 & 70.0 & 70.0 \\" in latex
+    assert r"\caption{XNLI accuracy (\%)}" in latex
+    pdflatex = shutil.which("pdflatex")
+    if pdflatex is None:
+        pytest.skip("no TeX installation (pdflatex) on this machine: the table was not compiled")
+    document = tmp_path / "table.tex"
+    document.write_text(
+        "\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n"
+        + latex + "\\end{document}\n"
+    )  # fmt: skip
+    done = subprocess.run(
+        [pdflatex, "-interaction=nonstopmode", document.name],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:]

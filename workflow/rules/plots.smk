@@ -1,0 +1,52 @@
+rule plot_heatmap:
+    input:
+        scores=lambda wc: model_setting_scores(wc.model, wc.setting),
+    output:
+        report(
+            "results/plots/{model}/heatmap_{setting}.png",
+            caption="../report/heatmap.rst",
+            category="Figures",
+        ),
+    log:
+        "results/logs/plots/{model}/heatmap_{setting}.log",
+    benchmark:
+        "results/benchmarks/plots/{model}/heatmap_{setting}.tsv"
+    script:
+        "../scripts/plot.py"
+
+
+rule plot_transfer_gaps:
+    input:
+        scores=lambda wc: [p for task in config["tasks"] for p in task_scores(task)],
+    output:
+        report(
+            "results/plots/transfer_gaps.png",
+            caption="../report/transfer_gaps.rst",
+            category="Figures",
+        ),
+    log:
+        "results/logs/plots/transfer_gaps.log",
+    benchmark:
+        "results/benchmarks/plots/transfer_gaps.tsv"
+    script:
+        "../scripts/plot.py"
+
+
+rule plot_against_published:
+    input:
+        scores=lambda wc: model_task_scores(wc.model, wc.task, wc.setting),
+        references=reference_files(),
+    output:
+        report(
+            "results/plots/{model}/{task}_{setting}_vs_published.png",
+            caption="../report/against_published.rst",
+            category="Figures",
+        ),
+    log:
+        "results/logs/plots/{model}/{task}_{setting}_vs_published.log",
+    benchmark:
+        "results/benchmarks/plots/{model}/{task}_{setting}_vs_published.tsv"
+    params:
+        metric=lambda wc: get_task(wc.task).primary_metric,
+    script:
+        "../scripts/plot.py"

@@ -1,0 +1,126 @@
+"""Figures (matplotlib, PNG): language x task heatmap, transfer gaps, ours against published."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from mte.summary import language_score, transfer_gap
+from mte.tasks import get_task
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only, no display
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(fig: Any, path: str | Path) -> None:
+    from mte.io import atomic_path
+
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format="png", dpi=150, bbox_inches="tight")
+
+
+def language_task_matrix(scores: list[dict[str, Any]], model: str, setting: str) -> pd.DataFrame:
+    """Languages x tasks of one model and setting (mean over seeds; QA (F1 + EM) / 2)."""
+    frame = pd.DataFrame(
+        [
+            {
+                "task": get_task(s["task"]).title,
+                "language": s["language"],
+                "value": language_score(s),
+            }
+            for s in scores
+            if s["model"] == model and s["setting"] == setting
+        ]
+    )
+    return frame.pivot_table(
+        index="language", columns="task", values="value", aggfunc="mean", sort=False
+    )
+
+
+def plot_heatmap(scores: list[dict[str, Any]], model: str, setting: str, path: str | Path) -> None:
+    """A language x task heatmap of one model (empty where a task lacks the language)."""
+    plt = _pyplot()
+    matrix = language_task_matrix(scores, model, setting)
+    height = max(2.5, 0.28 * len(matrix.index) + 1.2)
+    fig, ax = plt.subplots(figsize=(1.2 * len(matrix.columns) + 2.5, height))
+    image = ax.imshow(matrix.to_numpy(dtype=float), cmap="viridis", vmin=0, vmax=100, aspect="auto")
+    ax.set_xticks(range(len(matrix.columns)), matrix.columns, rotation=45, ha="right")
+    ax.set_yticks(range(len(matrix.index)), matrix.index)
+    for (i, j), value in pd.DataFrame(matrix.to_numpy()).stack().items():
+        ax.text(j, i, f"{value:.0f}", ha="center", va="center", fontsize=7,
+                color="white" if value < 60 else "black")  # fmt: skip
+    ax.set_title(f"{model}, {setting}: score per language and task (%)")
+    fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
+    _save(fig, path)
+    plt.close(fig)
+
+
+def plot_transfer_gaps(scores: list[dict[str, Any]], path: str | Path) -> None:
+    """Bars: per task, English minus the mean of the other languages, one bar per model and
+    setting; tasks without an English score (Tatoeba, BUCC) have no gap."""
+    plt = _pyplot()
+    frame = pd.DataFrame(
+        [
+            {
+                "series": f"{s['model']}, {s['setting']}",
+                "task": get_task(s["task"]).title,
+                "language": s["language"],
+                "value": language_score(s),
+            }
+            for s in scores
+        ]  # fmt: skip
+    )
+    gaps = {}
+    for (series, task), group in frame.groupby(["series", "task"], sort=False):
+        gap = transfer_gap(group.groupby("language")["value"].mean().to_dict())
+        if gap is not None:
+            gaps.setdefault(series, {})[task] = gap
+    table = pd.DataFrame(gaps)
+    fig, ax = plt.subplots(figsize=(max(4, 1.3 * max(len(table.index), 1) + 2), 3.5))
+    if table.empty:
+        ax.text(0.5, 0.5, "no task with English and another language", ha="center", va="center")
+        ax.set_axis_off()
+    else:
+        table.plot.bar(ax=ax, rot=0)
+        ax.axhline(0, color="black", linewidth=0.8)
+        ax.set_ylabel("English minus other languages (points)")
+        ax.legend(fontsize=8)
+    ax.set_title("Cross-lingual transfer gap per task")
+    _save(fig, path)
+    plt.close(fig)
+
+
+def plot_against_reference(
+    scores: list[dict[str, Any]], reference: dict[str, Any], path: str | Path
+) -> None:
+    """Per-language bars of ours beside the published numbers of the same model and task."""
+    plt = _pyplot()
+    metric = reference["metric"]
+    ours = {}
+    for s in scores:
+        ours.setdefault(s["language"], []).append(100.0 * s["metrics"][metric])
+    languages = [lang for lang in ours if lang in reference["values"]]
+    table = pd.DataFrame(
+        {
+            "ours": [sum(ours[lang]) / len(ours[lang]) for lang in languages],
+            "published": [reference["values"][lang] for lang in languages],
+        },
+        index=languages,
+    )
+    fig, ax = plt.subplots(figsize=(max(4, 0.5 * len(languages) + 2), 3.5))
+    table.plot.bar(ax=ax, rot=0)
+    task = get_task(reference["task"]).title
+    ax.set_title(f"{reference['model']}, {task} ({metric}): ours and published", fontsize=10)
+    ax.set_ylabel(f"{metric} (%)")
+    ax.legend(fontsize=8)
+    fig.text(0.01, -0.04, f"Published: {reference['source']}", fontsize=6)
+    _save(fig, path)
+    plt.close(fig)
