@@ -5,6 +5,8 @@ Run from the repository root (``make test-real``). The configs name the real fil
 the repository root (``../shared/data``); here they are made absolute, so that all experiments
 share one working directory, ``results-real/``, and one converted model. Where ``../shared/data``
 is absent the tier says so and exits 0 (a user's clone has no real files; CI has them).
+``REAL_TIER=xnli,panx`` runs only those experiments (their figures replace theirs in an existing
+summary).
 """
 
 from __future__ import annotations
@@ -95,13 +97,17 @@ def main() -> None:
         print(f"real-data tier skipped: {SHARED} is absent (the real files are in CI only)")
         return
     cores = os.environ.get("CORES", "all")
-    summary = {
-        "experiments": {},
-        "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
-    }
+    only = [name for name in os.environ.get("REAL_TIER", "").split(",") if name]
+    summary_path = OUT / "summary.json"
+    summary = {"experiments": {}}
+    if only and summary_path.is_file():
+        summary = json.loads(summary_path.read_text(encoding="utf-8"))
+    summary["machine"] = {"platform": platform.platform(), "cpus": os.cpu_count()}
     total = time.monotonic()
     for path in CONFIGS:
         name = path.stem.removeprefix("real-")
+        if only and name not in only:
+            continue
         config = absolute_config(path)
         print(f"[real tier] {name}: running", flush=True)
         seconds = run_experiment(name, config, cores)
@@ -111,8 +117,9 @@ def main() -> None:
             "seconds": round(seconds, 1),
             "tasks": experiment_figures(config),
         }
-    summary["seconds"] = round(time.monotonic() - total, 1)
-    (OUT / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    summary["seconds"] = round(sum(e["seconds"] for e in summary["experiments"].values()), 1)
+    summary["this_run_seconds"] = round(time.monotonic() - total, 1)
+    summary_path.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     print(f"[real tier] all: {summary['seconds'] / 60:.1f} min; {OUT / 'summary.json'}")
 
 
