@@ -92,7 +92,7 @@ def plot_transfer_gaps(scores: list[dict[str, Any]], path: str | Path) -> None:
         table.plot.bar(ax=ax, rot=0)
         ax.axhline(0, color="black", linewidth=0.8)
         ax.set_ylabel("English minus other languages (points)")
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     ax.set_title("Cross-lingual transfer gap per task")
     _save(fig, path)
     plt.close(fig)
@@ -120,7 +120,7 @@ def plot_against_reference(
     task = get_task(reference["task"]).title
     ax.set_title(f"{reference['model']}, {task} ({metric}): ours and published", fontsize=10)
     ax.set_ylabel(f"{metric} (%)")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))  # beside, not on bars
     fig.text(0.01, -0.04, f"Published: {reference['source']}", fontsize=6)
     _save(fig, path)
     plt.close(fig)
