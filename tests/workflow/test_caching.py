@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -76,6 +77,11 @@ def test_tables_in_three_formats_figures_and_report(workdir: Path, config: dict,
     for name in ("xnli", "pawsx", "xtreme_summary"):
         for ext in ("csv", "md", "tex"):
             assert (tables / f"{name}.{ext}").stat().st_size > 0, f"{name}.{ext}"
+    provenance = json.loads((tables / "xnli.provenance.json").read_text())
+    assert {p["language"] for p in provenance} == {"en", "de", "zh"}
+    record = provenance[0]["provenance"]
+    assert record["training"]["seed"] == 1 and record["packages"]["torch"]
+    assert all(d["files"][0]["sha256"] for d in record["data"]) and record["hardware"]["cpus"]
     latex = (tables / "xnli.tex").read_text()
     assert r"\toprule" in latex and r"\bottomrule" in latex and "tiny" in latex
     summary = pd.read_csv(tables / "xtreme_summary.csv")

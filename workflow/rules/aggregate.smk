@@ -10,6 +10,7 @@ rule aggregate:
         ),
         md="results/tables/{task}.md",
         tex="results/tables/{task}.tex",
+        provenance="results/tables/{task}.provenance.json",
     log:
         "results/logs/aggregate/{task}.log",
     benchmark:

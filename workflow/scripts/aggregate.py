@@ -1,7 +1,7 @@
 """Rule aggregate: a task's score files into its table (CSV, Markdown, LaTeX), with published
 numbers and deltas for the models that have them."""
 
-from mte.io import read_json, write_text
+from mte.io import read_json, write_json, write_text
 from mte.logs import rule_logging
 from mte.references import load_references
 from mte.tables import (
@@ -34,4 +34,12 @@ with rule_logging(snakemake) as log:
         markdown = to_markdown(table, languages, title, second)
     write_text(snakemake.output.md, markdown)
     write_text(snakemake.output.tex, to_latex(table, languages, title, second))
+    # what produced every cell: the score files' provenance, beside the table
+    write_json(
+        snakemake.output.provenance,
+        [
+            {k: s[k] for k in ("model", "setting", "seed", "language", "split", "provenance")}
+            for s in scores
+        ],
+    )
     log.info("%d rows", len(table))
