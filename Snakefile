@@ -16,6 +16,7 @@ include: "workflow/rules/finetune.smk"
 include: "workflow/rules/predict.smk"
 include: "workflow/rules/score.smk"
 include: "workflow/rules/aggregate.smk"
+include: "workflow/rules/pseudo_test.smk"
 include: "workflow/rules/plots.smk"
 
 

@@ -115,9 +115,12 @@ def test_settings_are_checked_per_task() -> None:
         ("es", "test"),
     ]
     with pytest.raises(ConfigError) as caught:
-        check_config(_with(settings=["in-language"]))
+        check_config(_with(settings=["in-language"], tasks={"mrpc": {"source": "hub"}}))
     assert caught.value.key == "settings"
-    assert "XNLI has no data for setting 'in-language'" in str(caught.value)
+    assert "MRPC has no data for setting 'in-language'" in str(caught.value)
+    # the demo XNLI has English training data only
+    with pytest.raises(ConfigError, match="no train file for XNLI language 'de'"):
+        check_config(_with(settings=["in-language"]))
     german = _with(tasks={"conll": {**conll, "languages": ["de"]}})
     with pytest.raises(ConfigError, match="'de' is not on the Hugging Face hub"):
         check_config(german)
@@ -146,3 +149,84 @@ def test_qa_stride_must_leave_room_in_the_window() -> None:
     gxlt = _with(tasks={"mlqa_gxlt": {"source": "hub", "eval_split": "test"}})
     with pytest.raises(ConfigError, match="configure tasks.mlqa too"):
         check_config(gxlt)
+
+
+TRANSLATION_FILES = {"source": "files", "path": "/nowhere"}
+
+
+@pytest.mark.parametrize(
+    ("config", "key", "message"),
+    [
+        (
+            _with(settings=["translate-train"]),
+            "tasks.xnli.translations",
+            "'translate-train' needs machine translations",
+        ),
+        (
+            _with(tasks__xnli__pseudo_test=True),
+            "tasks.xnli.translations",
+            "'pseudo-test' needs machine translations",
+        ),
+        (
+            _with(
+                settings=["translate-test"],
+                tasks__xnli__translations={"source": "model"},
+            ),
+            "tasks.xnli.translations.model",
+            "source 'model' needs 'model'",
+        ),
+        (
+            _with(settings=["translate-test"], tasks__xnli__translations=TRANSLATION_FILES),
+            "tasks.xnli.translations.path",
+            "no translate-test file for XNLI language 'de' (looked for: "
+            "/nowhere/translate-test/test-de-en-translated.tsv)",
+        ),
+        (
+            _with(
+                settings=["translate-train"],
+                tasks={
+                    "panx": {
+                        "source": "hub",
+                        "translations": {"source": "model", "model": "facebook/nllb"},
+                    }
+                },
+            ),
+            "tasks.panx.translations.source",
+            "tags or answer spans cannot be carried through a translation model",
+        ),
+        (
+            _with(settings=["translate-train"], tasks={"mrpc": {"source": "hub"}}),
+            "settings",
+            "MRPC has no translated data for 'translate-train'",
+        ),
+        (
+            _with(statistics={"baseline": {"model": "other", "setting": "zero-shot"}}),
+            "statistics.baseline.model",
+            "'other' is not a configured model",
+        ),
+    ],
+)
+def test_translation_settings_need_their_data(config: dict, key: str, message: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        check_config(config)
+    assert caught.value.key == key
+    assert message in str(caught.value)
+
+
+def test_translated_splits_are_needed_where_the_settings_read_them() -> None:
+    config = _with(
+        settings=["zero-shot", "translate-train", "translate-test"],
+        tasks__xnli__languages=["en", "de"],
+        tasks__xnli__translations={"source": "model", "model": "facebook/nllb"},
+        tasks__xnli__pseudo_test=True,
+    )
+    check_config(config)
+    assert needed_splits("xnli", config) == [
+        ("en", "train"),
+        ("en", "dev"),
+        ("de", "translate-train"),
+        ("en", "test"),
+        ("de", "test"),
+        ("de", "translate-test"),
+        ("de", "pseudo-test"),
+    ]

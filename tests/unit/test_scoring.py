@@ -23,7 +23,12 @@ def _pred(*pairs: tuple[str, str]) -> list[dict[str, str]]:
 def test_score_in_any_order() -> None:
     predictions = _pred(("3", "contradiction"), ("1", "neutral"), ("2", "neutral"))
     result = score_classification(XNLI, predictions, GOLD, "p.jsonl", "g.jsonl")
+    stats = result.pop("example_stats")
     assert result == {"n": 3, "metrics": {"accuracy": 2 / 3}}
+    # per example, in gold order, its one-hot confusion cell gold * 3 + predicted
+    # (entailment 0, neutral 1, contradiction 2): (0, 1) -> 1, (1, 1) -> 4, (2, 2) -> 8
+    assert [list(row).index(1) for row in stats] == [1, 4, 8]
+    assert stats.sum() == 3
 
 
 @pytest.mark.parametrize(

@@ -92,3 +92,61 @@ def test_gxlt_matrix_rows_are_contexts() -> None:
     assert "| context | en | de |" in markdown
     assert "| en | 80.0 | 50.0 |" in markdown  # context en: question en, question de
     assert "| de | 60.0 | 70.0 |" in markdown
+
+
+def _with_statistics(setting: str, seed: int, language: str, correct: list[int], replicates):
+    import numpy as np
+
+    return {
+        **_score("m", seed, language, sum(correct) / len(correct)),
+        "setting": setting,
+        "interval": {"confidence": 0.95, "replicates": list(replicates)},
+        "example_stats": np.column_stack([correct, [1] * len(correct)]).tolist(),
+    }
+
+
+def test_intervals_and_significance_marks() -> None:
+    import numpy as np
+
+    from mte.tables import with_statistics
+    from mte.tasks import TASKS
+
+    # zero-shot: 60 of 100; translate-train: the same plus 10 more right (10 discordant)
+    base = [1] * 60 + [0] * 40
+    better = [1] * 70 + [0] * 30
+    ramp = np.linspace(0.5, 0.7, 101)
+    scores = [
+        _with_statistics("zero-shot", 1, "de", base, ramp),
+        # two seeds: the cell's replicates are their mean, ramp + 0.1
+        _with_statistics("translate-train", 1, "de", better, ramp + 0.05),
+        _with_statistics("translate-train", 2, "de", better, ramp + 0.15),
+    ]
+    options = {
+        "intervals_in_tables": True,
+        "confidence": 0.95,
+        "alpha": 0.05,
+        "trials": 5000,
+        "seed": 1,
+        "baseline": None,
+    }
+    table = task_table(scores, ["de"], "accuracy")
+    table, marks = with_statistics(table, scores, TASKS["tatoeba"], ["de"], options)
+    # the 2.5% and 97.5% quantiles of 101 evenly spaced values from 0.5 to 0.7: 0.505, 0.695
+    assert table.loc[0, "de_low"] == pytest.approx(50.5)
+    assert table.loc[0, "de_high"] == pytest.approx(69.5)
+    assert table.loc[1, "de_low"] == pytest.approx(60.5)
+    assert pd_isna(table.loc[0, "de_p"])
+    # 10 discordant examples, all for translate-train: the sign test's 2 / 2^10
+    assert table.loc[1, "de_p"] == pytest.approx(2 / 1024, abs=0.003)
+    markdown = to_markdown(table, ["de"], "T", marks=marks)
+    assert "| m | translate-train | 70.0* [60.5, 79.5] |" in markdown
+    assert "| m | zero-shot | 60.0 [50.5, 69.5] |" in markdown
+    assert "*: differs from m, zero-shot (paired approximate randomization test, p < 0.05)" in (
+        markdown
+    )
+
+
+def pd_isna(value) -> bool:
+    import pandas as pd
+
+    return bool(pd.isna(value))

@@ -32,6 +32,11 @@ def run_snakemake(workdir: Path, config: dict | Path, *args: str) -> subprocess.
     return subprocess.run(command, capture_output=True, text=True, env=env, timeout=1800)
 
 
+def interval_columns(columns: list[str]) -> list[str]:
+    """The bootstrap interval columns a table adds for ``columns``, in order."""
+    return [f"{column}_{end}" for column in columns for end in ("low", "high")]
+
+
 def job_counts(output: str) -> dict[str, int]:
     """The "Job stats" table Snakemake prints: rule name -> number of jobs."""
     match = re.search(r"Job stats:\njob\s+count\n[-\s]+\n(.*?)\ntotal\s+\d+", output, re.S)

@@ -70,5 +70,31 @@ def test_xlmr_config_builds_its_dag_offline(tmp_path: Path) -> None:
     models = len(yaml.safe_load((REPO / "config" / "xlmr.yaml").read_text())["models"])
     # per model: XNLI, CoNLL, MLQA zero-shot, CoNLL multilingual, 8 GLUE tasks (MNLI-mm scores
     # MNLI's fine-tune); CoNLL in-language per language
-    assert counts["finetune"] == 12 * models and counts["finetune_in_language"] == 3 * models
+    assert counts["finetune"] == 12 * models and counts["finetune_per_language"] == 3 * models
     assert counts["aggregate_glue"] == 1
+
+
+def test_translations_by_a_model_are_jobs_of_their_own(tmp_path: Path) -> None:
+    """translate-train and translate-test with an NLLB model: each translated split is a
+    download job that reads the original split; nothing is loaded while the DAG is built."""
+    config = {
+        "models": [{"name": "tiny", "source": "tiny"}],
+        "settings": ["zero-shot", "translate-train", "translate-train-all", "translate-test"],
+        "tasks": {
+            "xnli": {
+                "source": "demo",
+                "languages": ["en", "de", "zh"],
+                "translations": {"source": "model", "model": "facebook/nllb-200-distilled-600M"},
+                "pseudo_test": True,
+            }
+        },
+    }
+    done = run_snakemake(tmp_path, config, "-n", "--quiet", "rules")
+    assert done.returncode == 0, done.stderr[-3000:]
+    counts = job_counts(done.stdout + done.stderr)
+    # originals: en train, en dev, 3 test sets; translated: de/zh x translate-train,
+    # translate-test and pseudo-test
+    assert counts["download"] == 5 + 6
+    # zero-shot, translate-train-all; translate-train for de and zh
+    assert counts["finetune"] == 2 and counts["finetune_per_language"] == 2
+    assert counts["predict_pseudo_test"] == 2 and counts["pseudo_test_table"] == 1

@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.workflow.snakemake_runner import job_counts, run_snakemake
+from tests.workflow.snakemake_runner import interval_columns, job_counts, run_snakemake
 
 pytestmark = pytest.mark.workflow
 
@@ -79,10 +79,15 @@ def test_ner_table_has_a_row_per_setting(run) -> None:
     workdir, done = run
     table = pd.read_csv(workdir / "results" / "tables" / "conll.csv")
     assert list(table["setting"]) == ["zero-shot", "in-language", "multilingual"]
-    assert list(table.columns) == ["model", "setting", "row", "seeds", "en", "es", "avg"]
+    values = ["en", "es", "avg"]
+    # intervals for every row; p-values against the first (zero-shot) for the others
+    assert list(table.columns) == [
+        "model", "setting", "row", "seeds", *values, *interval_columns(values),
+        *(f"{v}_p" for v in values),
+    ]  # fmt: skip
     # one fine-tune for zero-shot, one per language in-language, one multilingual; the POS one
     counts = job_counts(done.stdout + done.stderr)
-    assert counts["finetune"] == 3 and counts["finetune_in_language"] == 2
+    assert counts["finetune"] == 3 and counts["finetune_per_language"] == 2
 
 
 def test_score_files_carry_entity_and_token_f1(run) -> None:
@@ -96,4 +101,12 @@ def test_score_files_carry_entity_and_token_f1(run) -> None:
     # testb holds the four sentences three times: (6 + 6 + 6 + 7) words x 3
     assert score["n"] == 12 and score["words"] == 75
     pos = pd.read_csv(workdir / "results" / "tables" / "udpos.csv")
-    assert list(pos.columns) == ["model", "setting", "row", "seeds", "en", "de", "avg"]
+    values = ["en", "de", "avg"]
+    assert list(pos.columns) == [
+        "model",
+        "setting",
+        "row",
+        "seeds",
+        *values,
+        *interval_columns(values),
+    ]

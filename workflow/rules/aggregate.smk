@@ -17,6 +17,7 @@ rule aggregate:
         "results/benchmarks/aggregate/{task}.tsv"
     params:
         languages=lambda wc: task_languages(wc.task, config),
+        statistics=config["statistics"],
     script:
         "../scripts/aggregate.py"
 

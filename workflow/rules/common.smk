@@ -8,18 +8,27 @@ from snakemake.utils import validate
 sys.path.insert(0, str(Path(workflow.basedir) / "workflow" / "scripts"))
 
 from mte.config import (  # noqa: E402
+    PER_LANGUAGE_SETTINGS,
     SETTINGS,
     check_config,
     check_schema,
     eval_split_of,
+    evaluation_split,
     task_languages,
     task_settings,
-    training_languages,
+    training_splits,
+    translation_source,
 )
 from mte.errors import MteError  # noqa: E402
 from mte.references import find_reference, load_references  # noqa: E402
 from mte.summary import XTREME_TASKS  # noqa: E402
-from mte.tasks import GLUE_TASKS, SPLITS, TASKS, get_task  # noqa: E402
+from mte.tasks import (
+    GLUE_TASKS,
+    SPLITS,
+    TASKS,
+    TRANSLATED_SPLITS,
+    get_task,
+)  # noqa: E402
 
 
 def reference_files():
@@ -72,10 +81,38 @@ def hyperparameters(task):
     return task_config(model_task(task))["hyperparameters"]
 
 
-def source_params(task):
-    """Only what decides the downloaded content, so that adding a language reruns nothing else."""
+def source_params(task, split):
+    """Only what decides the downloaded content, so that adding a language reruns nothing else
+    (and changing the translations reruns only the translated splits)."""
     cfg = task_config(task)
-    return {k: cfg.get(k) for k in ("source", "path", "files", "revision", "subset")}
+    params = {k: cfg.get(k) for k in ("source", "path", "files", "revision", "subset")}
+    if split in TRANSLATED_SPLITS:
+        params["translations"] = cfg.get("translations")
+        params["eval_split"] = cfg.get("eval_split")
+    return params
+
+
+def translated_by_model(task, split):
+    translations = task_config(task).get("translations") or {}
+    return split in TRANSLATED_SPLITS and translations.get("source") == "model"
+
+
+def translation_original(wc):
+    """The canonical file a translation model translates into ``wc.split`` of ``wc.lang``."""
+    if not translated_by_model(wc.task, wc.split):
+        return {}
+    language, split, _, _ = translation_source(wc.task, wc.split, wc.lang, config)
+    return {"original": f"resources/data/{wc.task}/{language}/{split}.jsonl"}
+
+
+def translation_params(wc):
+    if not translated_by_model(wc.task, wc.split):
+        return None
+    _, _, source, target = translation_source(wc.task, wc.split, wc.lang, config)
+    return {
+        "languages": [source, target],
+        "options": task_config(wc.task)["translations"],
+    }
 
 
 def eval_split(task):
@@ -99,31 +136,49 @@ def label_subword(task):
     return task_config(task).get("label_subword", "first")
 
 
-def job_training_languages(wc):
-    """Languages a job's fine-tune trains on: English for zero-shot, every language for
-    multilingual, the job's own for in-language (whose fine-tune rule has no setting).
-    """
+def job_training_splits(wc):
+    """(language, split) pairs a fine-tune job trains and selects on; the per-language
+    settings' jobs have a ``lang`` wildcard."""
     setting = getattr(wc, "setting", "in-language")
-    if setting == "in-language":
-        return [wc.lang]
-    return training_languages(wc.task, setting, config)
+    return training_splits(wc.task, setting, getattr(wc, "lang", None), config)
 
 
-def training_features(wc, split):
+def training_features(wc, role):
     return [
         features_path(wc.model, wc.task, lang, split)
-        for lang in job_training_languages(wc)
+        for lang, split in job_training_splits(wc)[role]
     ]
 
 
 def finetuned_dir(wc):
-    """The fine-tuned model that predicts ``wc.lang``: in-language has one per language; a
-    task that evaluates another task's models (MLQA G-XLT) uses that task's; the retrieval
-    tasks use the pretrained model itself."""
+    """The fine-tuned model that predicts ``wc.lang``: the per-language settings have one per
+    language (English's translate-train model is the zero-shot one: it trains on English only);
+    translate-test predicts with the zero-shot model; a task that evaluates another task's
+    models (MLQA G-XLT) uses that task's; the retrieval tasks use the pretrained model.
+    """
     if is_retrieval(wc.task):
         return f"resources/models/{wc.model}"
-    base = f"results/{wc.model}/{model_task(wc.task)}/{wc.setting}/seed{wc.seed}/model"
-    return f"{base}/{wc.lang}" if wc.setting == "in-language" else base
+    task = model_task(wc.task)
+    setting = wc.setting
+    if setting == "translate-test" or (
+        setting == "translate-train" and wc.lang == train_language(task)
+    ):
+        setting = "zero-shot"
+    base = f"results/{wc.model}/{task}/{setting}/seed{wc.seed}/model"
+    return f"{base}/{wc.lang}" if setting in PER_LANGUAGE_SETTINGS else base
+
+
+def evaluated_split(wc):
+    """The split a job predicts and scores (translate-test: the translated test set)."""
+    return evaluation_split(wc.task, wc.setting, wc.lang, config)
+
+
+def evaluated_features(wc):
+    return features_path(wc.model, wc.task, wc.lang, evaluated_split(wc))
+
+
+def evaluated_gold(wc):
+    return f"resources/data/{wc.task}/{wc.lang}/{evaluated_split(wc)}.jsonl"
 
 
 def features_path(model, task, lang, split):
@@ -142,10 +197,12 @@ def score_data_meta(wc):
         ]
     training = [
         data_meta(model_task(wc.task), lang, split)
-        for split in ("train", "dev")
-        for lang in job_training_languages(wc)
+        for pairs in training_splits(
+            model_task(wc.task), wc.setting, wc.lang, config
+        ).values()
+        for lang, split in pairs
     ]
-    return [*training, data_meta(wc.task, wc.lang, eval_split(wc.task))]
+    return [*training, data_meta(wc.task, wc.lang, evaluated_split(wc))]
 
 
 def retrieval_splits(task):
@@ -233,10 +290,44 @@ def published_plots():
     ]
 
 
+def pseudo_test_tasks():
+    return [task for task in config["tasks"] if task_config(task).get("pseudo_test")]
+
+
+def pseudo_test_languages(task):
+    """The languages of the pseudo test analysis: every one but the training language."""
+    return [
+        lang for lang in task_languages(task, config) if lang != train_language(task)
+    ]
+
+
+def pseudo_test_inputs(task, kind):
+    """Score files of the zero-shot models: on the human test sets or on the pseudo ones."""
+    middle = "pseudo-test/scores" if kind == "pseudo" else "scores"
+    return [
+        f"results/{m['name']}/{task}/zero-shot/seed{seed}/{middle}/{lang}.json"
+        for m in config["models"]
+        for seed in config["seeds"]
+        for lang in pseudo_test_languages(task)
+    ]
+
+
+def pseudo_test_data(task, split):
+    return [
+        f"resources/data/{task}/{lang}/{split}.jsonl"
+        for lang in pseudo_test_languages(task)
+    ]
+
+
 def all_tables():
     formats = ("csv", "md", "tex")
     tables = [
         f"results/tables/{task}.{ext}" for task in config["tasks"] for ext in formats
+    ]
+    tables += [
+        f"results/tables/{task}_pseudo_test.{ext}"
+        for task in pseudo_test_tasks()
+        for ext in ("csv", "md", "json")
     ]
     if glue_tasks():
         tables += ["results/tables/glue.csv", "results/tables/glue.md"]

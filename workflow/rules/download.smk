@@ -1,4 +1,6 @@
 rule download:
+    input:
+        unpack(translation_original),
     output:
         data="resources/data/{task}/{lang}/{split}.jsonl",
         meta="resources/data/{task}/{lang}/{split}.meta.json",
@@ -7,6 +9,7 @@ rule download:
     benchmark:
         "results/benchmarks/download/{task}/{lang}/{split}.tsv"
     params:
-        source=lambda wc: source_params(wc.task),
+        source=lambda wc: source_params(wc.task, wc.split),
+        translation=translation_params,
     script:
         "../scripts/download.py"

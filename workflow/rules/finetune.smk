@@ -10,7 +10,7 @@ rule finetune:
     benchmark:
         "results/benchmarks/finetune/{model}/{task}/{setting}/seed{seed}.tsv"
     wildcard_constraints:
-        setting="zero-shot|multilingual",
+        setting="zero-shot|multilingual|translate-train-all",
     threads: config["threads"]["finetune"]
     params:
         hp=lambda wc: hyperparameters(wc.task),
@@ -20,14 +20,17 @@ rule finetune:
         "../scripts/finetune.py"
 
 
-# in-language: one model per language, trained and selected on that language's own data
-use rule finetune as finetune_in_language with:
+# in-language and translate-train: one model per language (in-language: trained and selected
+# on the language's own data; translate-train: on English plus its translation into the language)
+use rule finetune as finetune_per_language with:
     output:
-        directory("results/{model}/{task}/in-language/seed{seed}/model/{lang}"),
+        directory("results/{model}/{task}/{setting}/seed{seed}/model/{lang}"),
     log:
-        "results/logs/finetune/{model}/{task}/in-language/seed{seed}/{lang}.log",
+        "results/logs/finetune/{model}/{task}/{setting}/seed{seed}/{lang}.log",
     benchmark:
-        "results/benchmarks/finetune/{model}/{task}/in-language/seed{seed}/{lang}.tsv"
+        "results/benchmarks/finetune/{model}/{task}/{setting}/seed{seed}/{lang}.tsv"
+    wildcard_constraints:
+        setting="in-language|translate-train",
     params:
         hp=lambda wc: hyperparameters(wc.task),
-        checkpoints=lambda wc: f"results/{wc.model}/{wc.task}/in-language/seed{wc.seed}/checkpoints/{wc.lang}",
+        checkpoints=lambda wc: f"{run_dir(wc)}/checkpoints/{wc.lang}",

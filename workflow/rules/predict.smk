@@ -1,9 +1,7 @@
 rule predict:
     input:
         model=finetuned_dir,
-        features=lambda wc: features_path(
-            wc.model, wc.task, wc.lang, eval_split(wc.task)
-        ),
+        features=evaluated_features,
     output:
         "results/{model}/{task}/{setting}/seed{seed}/predictions/{lang}.jsonl",
     log:

@@ -1,7 +1,7 @@
 rule score:
     input:
         predictions="results/{model}/{task}/{setting}/seed{seed}/predictions/{lang}.jsonl",
-        gold=lambda wc: f"resources/data/{wc.task}/{wc.lang}/{eval_split(wc.task)}.jsonl",
+        gold=evaluated_gold,
         base_model="resources/models/{model}",
         model=finetuned_dir,
         dev_gold=dev_gold,
@@ -13,6 +13,10 @@ rule score:
     benchmark:
         "results/benchmarks/score/{model}/{task}/{setting}/seed{seed}/{lang}.tsv"
     params:
-        split=lambda wc: eval_split(wc.task),
+        split=evaluated_split,
+        statistics=lambda wc: {
+            key: config["statistics"][key]
+            for key in ("resamples", "seed", "confidence")
+        },
     script:
         "../scripts/score.py"

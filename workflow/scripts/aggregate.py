@@ -11,6 +11,7 @@ from mte.tables import (
     to_markdown,
     with_references,
     with_second_metric,
+    with_statistics,
 )
 from mte.tasks import get_task
 
@@ -19,6 +20,7 @@ with rule_logging(snakemake) as log:
     languages = snakemake.params.languages
     scores = [read_json(path) for path in snakemake.input.scores]
     table = task_table(scores, languages, task.primary_metric)
+    table, marks = with_statistics(table, scores, task, languages, snakemake.params.statistics)
     title = f"{task.title} ({task.primary_metric}, %)"
     second, metrics = None, {"": task.primary_metric}
     if task.family == "qa":  # the papers print QA cells as F1 / EM
@@ -31,9 +33,9 @@ with rule_logging(snakemake) as log:
     if task.name == "mlqa_gxlt":
         markdown = pair_matrix_markdown(table[table["row"] == "ours"], languages, title)
     else:
-        markdown = to_markdown(table, languages, title, second)
+        markdown = to_markdown(table, languages, title, second, marks)
     write_text(snakemake.output.md, markdown)
-    write_text(snakemake.output.tex, to_latex(table, languages, title, second))
+    write_text(snakemake.output.tex, to_latex(table, languages, title, second, marks))
     # what produced every cell: the score files' provenance, beside the table
     write_json(
         snakemake.output.provenance,

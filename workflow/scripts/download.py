@@ -1,13 +1,22 @@
-"""Rule download: one task x language x split from its source into canonical JSON Lines."""
+"""Rule download: one task x language x split from its source into canonical JSON Lines (a
+split translated here: from the original split's file, with the translation model)."""
 
 from mte.data import materialize
 from mte.io import sha256_file, write_json, write_jsonl
 from mte.logs import rule_logging
 from mte.tasks import get_task
+from mte.translation import translate_file
 
 with rule_logging(snakemake) as log:
-    wc = snakemake.wildcards
-    examples, origin = materialize(get_task(wc.task), snakemake.params.source, wc.lang, wc.split)
+    wc, params = snakemake.wildcards, snakemake.params
+    if snakemake.input.get("original"):
+        source, target = params.translation["languages"]
+        examples, origin = translate_file(
+            snakemake.input.original, params.translation["options"], source, target
+        )
+    else:
+        task = get_task(wc.task)
+        examples, origin = materialize(task, params.source, wc.lang, wc.split)
     count = write_jsonl(snakemake.output.data, examples)
     origin.update(count=count, sha256_jsonl=sha256_file(snakemake.output.data))
     write_json(snakemake.output.meta, origin)

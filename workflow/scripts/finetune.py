@@ -1,4 +1,5 @@
-"""Rule finetune: one model x task x setting x seed (x language for in-language)."""
+"""Rule finetune: one model x task x setting x seed (x language for in-language and
+translate-train)."""
 
 from mte.finetune import finetune
 from mte.logs import rule_logging

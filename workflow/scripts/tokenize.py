@@ -18,7 +18,7 @@ with rule_logging(snakemake) as log:
         snakemake.params.max_length,
         label_subword=snakemake.params.label_subword,
         doc_stride=snakemake.params.doc_stride,
-        training=snakemake.wildcards.split == "train",
+        training=snakemake.wildcards.split in ("train", "translate-train"),
     )
     save_features(features, snakemake.output[0])
     log.info(

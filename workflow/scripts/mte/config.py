@@ -11,11 +11,32 @@ from typing import Any
 
 from mte.data import hub_location, resolve_files
 from mte.errors import ConfigError
-from mte.tasks import get_task
+from mte.tasks import TRANSLATED_SPLITS, get_task
 
-# zero-shot: train on English, test every language; in-language: one model per language,
-# trained and tested on it; multilingual: one model on every language's training data
-SETTINGS = ("zero-shot", "in-language", "multilingual")
+# zero-shot: train on English, test every language; translate-train: per language, English
+# training data plus its machine translation into the language; translate-train-all: one model
+# on English and every translation; translate-test: each test set machine-translated into
+# English, predicted by the zero-shot model; in-language: one model per language, trained and
+# tested on it; multilingual: one model on every language's training data
+SETTINGS = (
+    "zero-shot",
+    "translate-train",
+    "translate-train-all",
+    "translate-test",
+    "in-language",
+    "multilingual",
+)
+# settings that fine-tune one model per evaluation language
+PER_LANGUAGE_SETTINGS = ("in-language", "translate-train")
+# settings that need machine translations, and the kind of translation each reads
+TRANSLATION_SETTINGS = {
+    "translate-train": "translate-train",
+    "translate-train-all": "translate-train",
+    "translate-test": "translate-test",
+}
+# families whose examples a translation model can translate (tagged words and answer spans
+# would need their labels projected onto the translation: those come as files)
+MODEL_TRANSLATABLE = ("pair_classification", "regression")
 # sub-tokens a QA window must keep beside the overlap, for the question and new context
 QUESTION_ROOM = 32
 
@@ -62,9 +83,55 @@ def task_settings(task_name: str, config: dict[str, Any]) -> list[str]:
 def training_languages(task_name: str, setting: str, config: dict[str, Any]) -> list[str]:
     """Languages whose training (and dev) data one fine-tune of ``setting`` reads; for
     in-language, the fine-tune of each language reads that language alone."""
-    if setting == "zero-shot":
+    if setting in ("zero-shot", "translate-test"):
         return [get_task(task_name).train_language]
     return task_languages(task_name, config)
+
+
+def training_splits(
+    task_name: str, setting: str, language: str | None, config: dict[str, Any]
+) -> dict[str, list[tuple[str, str]]]:
+    """(language, split) pairs that one fine-tune of ``setting`` trains and selects on;
+    ``language`` is the evaluation language of a per-language setting.
+
+    Translate-train models select their epoch on the English dev set, as XTREME's do.
+    """
+    english = get_task(task_name).train_language
+    languages = task_languages(task_name, config)
+    if setting in ("zero-shot", "translate-test"):
+        return {"train": [(english, "train")], "dev": [(english, "dev")]}
+    if setting == "in-language":
+        return {"train": [(language, "train")], "dev": [(language, "dev")]}
+    if setting == "multilingual":
+        return {
+            "train": [(lang, "train") for lang in languages],
+            "dev": [(lang, "dev") for lang in languages],
+        }
+    targets = [language] if setting == "translate-train" else languages
+    translated = [(lang, "translate-train") for lang in targets if lang != english]
+    return {"train": [(english, "train"), *translated], "dev": [(english, "dev")]}
+
+
+def evaluation_split(task_name: str, setting: str, language: str, config: dict[str, Any]) -> str:
+    """The split a setting predicts for ``language``: translate-test reads the language's test
+    set translated into English (English itself: its own test set)."""
+    if setting == "translate-test" and language != get_task(task_name).train_language:
+        return "translate-test"
+    return eval_split_of(task_name, config)
+
+
+def translation_source(
+    task_name: str, split: str, language: str, config: dict[str, Any]
+) -> tuple[str, str, str, str]:
+    """What a translation model translates for a translated split of ``language``:
+    (source language, split, source language code, target language code)."""
+    english = get_task(task_name).train_language
+    evaluated = eval_split_of(task_name, config)
+    if split == "translate-train":
+        return english, "train", english, language
+    if split == "translate-test":
+        return language, evaluated, language, english
+    return english, evaluated, english, language
 
 
 def eval_split_of(task_name: str, config: dict[str, Any]) -> str:
@@ -86,9 +153,15 @@ def needed_splits(task_name: str, config: dict[str, Any]) -> list[tuple[str, str
         pairs += [(language, "dev") for language in languages]
     elif task.family != "retrieval" and not task.models_of:
         for setting in task_settings(task_name, config):
-            for language in training_languages(task_name, setting, config):
-                pairs += [(language, "train"), (language, "dev")]
+            targets = languages if setting in PER_LANGUAGE_SETTINGS else [None]
+            for target in targets:
+                for split_pairs in training_splits(task_name, setting, target, config).values():
+                    pairs += split_pairs
+    for setting in task_settings(task_name, config):
+        pairs += [(lang, evaluation_split(task_name, setting, lang, config)) for lang in languages]
     pairs += [(language, eval_split) for language in languages]
+    if config["tasks"][task_name].get("pseudo_test"):
+        pairs += [(lang, "pseudo-test") for lang in languages if lang != task.train_language]
     return list(dict.fromkeys(pairs))
 
 
@@ -115,6 +188,18 @@ def check_config(config: dict[str, Any]) -> None:
             )
     if not config["tasks"]:
         raise ConfigError("tasks", "no task to run")
+    baseline = (config.get("statistics") or {}).get("baseline")
+    if baseline:
+        if baseline["model"] not in names:
+            raise ConfigError(
+                "statistics.baseline.model",
+                f"'{baseline['model']}' is not a configured model ({', '.join(names)})",
+            )
+        if baseline["setting"] not in SETTINGS:
+            raise ConfigError(
+                "statistics.baseline.setting",
+                f"unknown setting '{baseline['setting']}' (known: {', '.join(SETTINGS)})",
+            )
     for task_name, task_cfg in config["tasks"].items():
         task = get_task(task_name)
         key = f"tasks.{task_name}"
@@ -140,12 +225,16 @@ def check_config(config: dict[str, Any]) -> None:
                 raise ConfigError(
                     settings_key, f"unknown setting '{setting}' (known: {', '.join(SETTINGS)})"
                 )
-            if setting not in task.settings:
+            if setting in TRANSLATION_SETTINGS:
+                _check_translations(task, task_cfg, key, settings_key, setting)
+            elif setting not in task.settings:
                 raise ConfigError(
                     settings_key,
                     f"{task.title} has no data for setting '{setting}' (it has: "
                     f"{', '.join(task.settings)}); give the task its own 'settings' list",
                 )
+        if task_cfg.get("pseudo_test"):
+            _check_translations(task, task_cfg, key, f"{key}.pseudo_test", "pseudo-test")
         if task_cfg["source"] == "demo" and not task.demo_languages:
             raise ConfigError(f"{key}.source", f"{task.title} has no demo data; use hub or files")
         if task_cfg["source"] == "demo":
@@ -156,11 +245,41 @@ def check_config(config: dict[str, Any]) -> None:
                         f"the demo data of {task.title} has no '{language}' (it has: "
                         f"{', '.join(task.demo_languages)})",
                     )
-        if task_cfg["source"] == "files":
-            if not task_cfg.get("path") and not task_cfg.get("files"):
-                raise ConfigError(f"{key}.path", "source 'files' needs 'path' (a folder)")
-            for language, split in needed_splits(task_name, config):
+        if task_cfg["source"] == "files" and not task_cfg.get("path") and not task_cfg.get("files"):
+            raise ConfigError(f"{key}.path", "source 'files' needs 'path' (a folder)")
+        for language, split in needed_splits(task_name, config):
+            if split in TRANSLATED_SPLITS:
+                if task_cfg["translations"].get("source", "files") == "files":
+                    resolve_files(task, task_cfg, language, split)
+            elif task_cfg["source"] in ("files", "demo"):
                 resolve_files(task, task_cfg, language, split)
-        if task_cfg["source"] == "hub":
-            for language, split in needed_splits(task_name, config):
+            elif task_cfg["source"] == "hub":
                 hub_location(task, language, split)
+
+
+def _check_translations(
+    task: Any, task_cfg: dict[str, Any], key: str, asked_by: str, what: str
+) -> None:
+    """A translation setting (or the pseudo test analysis) needs translations the task can use."""
+    if task.family not in ("pair_classification", "regression", "tagging", "qa") or task.group:
+        raise ConfigError(asked_by, f"{task.title} has no translated data for '{what}'")
+    if task.models_of:
+        raise ConfigError(asked_by, f"{task.title} evaluates {task.models_of}'s models only")
+    translations = task_cfg.get("translations")
+    if not translations:
+        raise ConfigError(
+            f"{key}.translations",
+            f"'{what}' needs machine translations: give tasks.{task.name}.translations "
+            "(path to translation files, or model)",
+        )
+    if translations.get("source", "files") == "model":
+        if not translations.get("model"):
+            raise ConfigError(f"{key}.translations.model", "source 'model' needs 'model'")
+        if task.family not in MODEL_TRANSLATABLE:
+            raise ConfigError(
+                f"{key}.translations.source",
+                f"{task.title}'s tags or answer spans cannot be carried through a translation "
+                "model; give translation files (source: files) with projected annotations",
+            )
+    elif not translations.get("path"):
+        raise ConfigError(f"{key}.translations.path", "source 'files' needs 'path' (a folder)")

@@ -13,7 +13,7 @@ from mte.readers.pairs import read_pairs
 from mte.readers.qa import qa_examples_from_hub, read_squad_json
 from mte.readers.retrieval import bucc_from_hub, read_bucc, read_tatoeba, tatoeba_from_hub
 from mte.readers.tagging import read_tagging
-from mte.tasks import GLUE_TASKS, Task
+from mte.tasks import GLUE_TASKS, TRANSLATED_SPLITS, Task
 
 PAIR_FILES = {
     # XTREME's processed files; MultiNLI (the XNLI English training set); the original
@@ -78,6 +78,15 @@ FILE_CANDIDATES: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
+# XTREME's release of its translations names them so (one folder per task)
+TRANSLATION_FILES = {
+    "translate-train": "translate-train/en-{lang}-translated.{ext}",
+    "translate-test": "translate-test/test-{lang}-en-translated.{ext}",
+    "pseudo-test": "pseudo-test/test-en-{lang}-translated.{ext}",
+}
+TRANSLATION_EXTENSIONS = {"qa": "json"}
+
+
 def demo_dir(task: Task) -> Path:
     """The folder of the demo data shipped inside the package for ``task``."""
     return Path(str(resources.files("mte") / "demo" / task.name))
@@ -91,6 +100,12 @@ def _expand(template: Path) -> list[Path]:
 
 def candidate_files(task: Task, task_cfg: dict[str, Any], language: str, split: str) -> list[Path]:
     """The file templates that may hold ``split`` of ``language``, in the order tried."""
+    if split in TRANSLATED_SPLITS:
+        translations = task_cfg.get("translations") or {}
+        template = (translations.get("files") or {}).get(split) or TRANSLATION_FILES[split]
+        ext = TRANSLATION_EXTENSIONS.get(task.family, "tsv")
+        name = template.format(lang=language, ext=ext)
+        return [Path(translations.get("path") or ".") / name]
     if task_cfg["source"] == "demo":
         return [demo_dir(task) / f"{split}-{language}.tsv"]
     base = Path(task_cfg.get("path") or ".")
@@ -111,7 +126,11 @@ def resolve_files(task: Task, task_cfg: dict[str, Any], language: str, split: st
         if found:
             return found
     key = f"tasks.{task.name}.{'files' if task_cfg.get('files') else 'path'}"
-    if task_cfg["source"] == "demo":
+    if split in TRANSLATED_SPLITS:
+        translations = task_cfg.get("translations") or {}
+        explicit = split in (translations.get("files") or {})
+        key = f"tasks.{task.name}.translations.{'files' if explicit else 'path'}"
+    elif task_cfg["source"] == "demo":
         key = f"tasks.{task.name}.languages"
     tried = ", ".join(str(c) for c in candidates)
     raise ConfigError(
@@ -155,6 +174,8 @@ def materialize(
     hub id, config and revision).
     """
     source = task_cfg["source"]
+    if split in TRANSLATED_SPLITS:
+        source = "files"
     if source in ("demo", "files"):
         paths = resolve_files(task, task_cfg, language, split)
         examples = read_files(task, paths, language)
@@ -190,9 +211,13 @@ def materialize(
         }
     else:
         raise ConfigError(f"tasks.{task.name}.source", f"unknown source '{source}'")
-    subset = (task_cfg.get("subset") or {}).get(split)
+    # a translation keeps the subset of what it translates (the files are parallel)
+    original = {"translate-train": "train"}.get(split, split)
+    if split in ("translate-test", "pseudo-test"):
+        original = task_cfg.get("eval_split") or task.default_eval_split
+    subset = (task_cfg.get("subset") or {}).get(original)
     if subset:
-        examples = take_subset(examples, subset, f"tasks.{task.name}.subset.{split}")
+        examples = take_subset(examples, subset, f"tasks.{task.name}.subset.{original}")
         origin["subset"] = subset
     return examples, origin
 

@@ -81,6 +81,28 @@ def _f1(prediction: str, gold: str) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
+def qa_example_scores(
+    predictions: Sequence[str],
+    gold_answers: Sequence[Sequence[str]],
+    normalize: Callable[[str], str],
+) -> list[tuple[float, float]]:
+    """(token F1, exact match) of each question: the best over its gold answers."""
+    if len(predictions) != len(gold_answers):
+        raise ValueError(f"{len(gold_answers)} questions but {len(predictions)} predictions")
+    scores = []
+    for prediction, answers in zip(predictions, gold_answers, strict=True):
+        if not answers:
+            raise ValueError("a question without gold answers cannot be scored")
+        guess = normalize(prediction)
+        scores.append(
+            (
+                max(_f1(guess, normalize(a)) for a in answers),
+                max(float(guess == normalize(a)) for a in answers),
+            )
+        )
+    return scores
+
+
 def qa_scores(
     predictions: Sequence[str],
     gold_answers: Sequence[Sequence[str]],
@@ -88,16 +110,11 @@ def qa_scores(
 ) -> dict[str, float]:
     """Exact match and token F1 (fractions): per question the best over its gold answers,
     then the mean over questions."""
-    if len(predictions) != len(gold_answers):
-        raise ValueError(f"{len(gold_answers)} questions but {len(predictions)} predictions")
-    exact = f1 = 0.0
-    for prediction, answers in zip(predictions, gold_answers, strict=True):
-        if not answers:
-            raise ValueError("a question without gold answers cannot be scored")
-        guess = normalize(prediction)
-        exact += max(float(guess == normalize(a)) for a in answers)
-        f1 += max(_f1(guess, normalize(a)) for a in answers)
-    return {"f1": f1 / len(predictions), "exact_match": exact / len(predictions)}
+    scores = qa_example_scores(predictions, gold_answers, normalize)
+    return {
+        "f1": sum(f1 for f1, _ in scores) / len(scores),
+        "exact_match": sum(em for _, em in scores) / len(scores),
+    }
 
 
 def qa_normalizer(task: Any, language: str) -> Callable[[str], str]:

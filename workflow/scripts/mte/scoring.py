@@ -6,8 +6,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from mte.errors import IntegrityError
-from mte.metrics import sentence_metrics, tagging_metrics
+from mte.metrics import entities, sentence_metrics, tagging_metrics
+from mte.statistics import classification_stats, regression_stats
 from mte.tasks import Task
 
 SHOWN = 5
@@ -70,7 +73,11 @@ def score_classification(
             f"{task.title} ({', '.join(task.labels)})"
         )
     gold_labels, predicted = [g["label"] for g, _ in pairs], [p["label"] for _, p in pairs]
-    return {"n": len(pairs), "metrics": sentence_metrics(task, gold_labels, predicted)}
+    return {
+        "n": len(pairs),
+        "metrics": sentence_metrics(task, gold_labels, predicted),
+        "example_stats": classification_stats(task, gold_labels, predicted),
+    }
 
 
 def score_regression(
@@ -92,7 +99,28 @@ def score_regression(
     if bad:
         raise IntegrityError(f"{predictions_path}: no finite score for id(s) {_some(bad)}")
     gold_scores, predicted = [g["label"] for g, _ in pairs], [p["score"] for _, p in pairs]
-    return {"n": len(pairs), "metrics": sentence_metrics(task, gold_scores, predicted)}
+    return {
+        "n": len(pairs),
+        "metrics": sentence_metrics(task, gold_scores, predicted),
+        "example_stats": regression_stats(gold_scores, predicted),
+    }
+
+
+def tagging_stats(task: Task, gold: list[list[str]], predicted: list[list[str]]) -> np.ndarray:
+    """Per sentence: (correct, predicted, gold) entities for NER; (correct, all) tokens for POS."""
+    if task.primary_metric == "f1":
+        rows = []
+        for gold_tags, guess_tags in zip(gold, predicted, strict=True):
+            gold_chunks, guess_chunks = entities(gold_tags), entities(guess_tags)
+            rows.append((len(gold_chunks & guess_chunks), len(guess_chunks), len(gold_chunks)))
+        return np.array(rows, float).reshape(-1, 3)
+    return np.array(
+        [
+            (sum(g == p for g, p in zip(gold_tags, guess_tags, strict=True)), len(gold_tags))
+            for gold_tags, guess_tags in zip(gold, predicted, strict=True)
+        ],
+        float,
+    ).reshape(-1, 2)
 
 
 def score_tagging(
@@ -121,6 +149,7 @@ def score_tagging(
         "n": len(pairs),
         "words": sum(len(tags) for tags in gold_tags),
         "metrics": tagging_metrics(task, gold_tags, predicted),
+        "example_stats": tagging_stats(task, gold_tags, predicted),
     }
 
 
@@ -133,18 +162,26 @@ def score_qa(
     language: str,
 ) -> dict[str, Any]:
     """F1 and exact match with the task's official answer normalisation for ``language``."""
-    from mte.qa_metrics import qa_normalizer, qa_scores
+    from mte.qa_metrics import qa_example_scores, qa_normalizer
 
     pairs = align(predictions, gold, predictions_path, gold_path)
     not_text = [p["id"] for _, p in pairs if not isinstance(p.get("answer"), str)]
     if not_text:
         raise IntegrityError(f"{predictions_path}: no answer string for id(s) {_some(not_text)}")
-    metrics = qa_scores(
-        [p["answer"] for _, p in pairs],
-        [g["answers"]["text"] for g, _ in pairs],
-        qa_normalizer(task, language),
+    per_question = np.array(
+        qa_example_scores(
+            [p["answer"] for _, p in pairs],
+            [g["answers"]["text"] for g, _ in pairs],
+            qa_normalizer(task, language),
+        )
     )
-    return {"n": len(pairs), "metrics": metrics}
+    f1, exact = per_question.mean(axis=0)
+    stats = np.column_stack([per_question, np.ones(len(per_question))])
+    return {
+        "n": len(pairs),
+        "metrics": {"f1": float(f1), "exact_match": float(exact)},
+        "example_stats": stats,
+    }
 
 
 def score_retrieval(
@@ -162,9 +199,10 @@ def score_retrieval(
     if not layers:
         raise IntegrityError(f"{predictions_path}: first record names no layers")
     gold_ids = {g["id"] for g, _ in pairs}
-    by_layer = {}
+    by_layer, first_hits = {}, None
     for name, index in layers.items():
         hits = {"xx_to_en": 0, "en_to_xx": 0}
+        example_hits = []
         for example, prediction in pairs:
             for direction in hits:
                 found = (prediction.get(direction) or {}).get(name)
@@ -174,6 +212,9 @@ def score_retrieval(
                         f"at layer '{name}' among the gold ids (found {found!r})"
                     )
                 hits[direction] += found == example["id"]
+            example_hits.append(prediction["xx_to_en"][name] == example["id"])
+        if first_hits is None:
+            first_hits = example_hits
         n = len(pairs)
         by_layer[name] = {
             "layer": index,
@@ -183,7 +224,14 @@ def score_retrieval(
         }
     first = next(iter(by_layer.values()))
     metrics = {name: first[name] for name in task.metrics}
-    return {"n": len(pairs), "metrics": metrics, "layer": first["layer"], "by_layer": by_layer}
+    stats = np.column_stack([np.array(first_hits, float), np.ones(len(first_hits))])
+    return {
+        "n": len(pairs),
+        "metrics": metrics,
+        "layer": first["layer"],
+        "by_layer": by_layer,
+        "example_stats": stats,
+    }
 
 
 def _mining_side(records: list[dict[str, Any]], path: str | Path) -> tuple[set, set, set]:

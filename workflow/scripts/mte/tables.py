@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 AVERAGE = "avg"
+# where a cell's p-value against the baseline row is below alpha, its number is marked
+SIGNIFICANT = "*"
+
+
+@dataclass(frozen=True)
+class Marks:
+    """What printed cells show beyond the number: bootstrap intervals (at ``confidence``) and
+    significance marks (p < ``alpha`` against the ``baseline`` row)."""
+
+    intervals: bool = False
+    confidence: float = 0.95
+    alpha: float | None = None
+    baseline: tuple[str, str] | None = None
 
 
 def task_table(scores: list[dict[str, Any]], languages: list[str], metric: str) -> pd.DataFrame:
@@ -43,6 +58,120 @@ def task_table(scores: list[dict[str, Any]], languages: list[str], metric: str) 
         std = grouped.std(ddof=1).reindex(rows).add_suffix("_std")
         table = table.join(std)
     return table.reset_index()
+
+
+def with_intervals(
+    table: pd.DataFrame, scores: list[dict[str, Any]], languages: list[str]
+) -> pd.DataFrame:
+    """``table`` plus ``{column}_low`` / ``{column}_high``: the bootstrap interval of each cell
+    and of the average, in percent.
+
+    A cell's replicates are its score files' replicates averaged over seeds (all seeds resample
+    the same examples), the average's the mean of its languages' replicates: so the interval is
+    that of the number printed. A cell without replicates (no per-example statistics) has none.
+    """
+    from mte.statistics import percentile_interval
+
+    by_cell: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for s in scores:
+        by_cell.setdefault((s["model"], s["setting"], s["language"]), []).append(s)
+    records = []
+    for _, row in table.iterrows():
+        record: dict[str, Any] = {}
+        replicates = {}
+        for lang in languages:
+            intervals = [
+                s.get("interval") for s in by_cell.get((row["model"], row["setting"], lang), [])
+            ]
+            if intervals and all(intervals):
+                replicates[lang] = np.mean([i["replicates"] for i in intervals], axis=0)
+                confidence = intervals[0]["confidence"]
+        if len(replicates) == len(languages):
+            replicates[AVERAGE] = np.mean([replicates[lang] for lang in languages], axis=0)
+        for column, values in replicates.items():
+            low, high = percentile_interval(values, confidence)
+            record[f"{column}_low"], record[f"{column}_high"] = 100 * low, 100 * high
+        records.append(record)
+    return pd.concat([table, pd.DataFrame(records, index=table.index)], axis=1)
+
+
+def with_significance(
+    table: pd.DataFrame,
+    scores: list[dict[str, Any]],
+    task: Any,
+    languages: list[str],
+    baseline: tuple[str, str],
+    trials: int,
+    seed: int,
+) -> pd.DataFrame:
+    """``table`` plus ``{column}_p``: for every row but the baseline's, the p-value of a paired
+    approximate randomization test against the baseline row, per language and on the average.
+
+    Each side is its per-example statistics averaged over its seeds. Cells whose systems were
+    not scored on the same examples (different counts), or whose metric has no per-example
+    statistics, get no p-value.
+    """
+    from mte.statistics import paired_randomization, statistic
+
+    if statistic(task, task.primary_metric) is None:
+        return table
+    stats: dict[tuple[str, str, str], np.ndarray] = {}
+    grouped: dict[tuple[str, str, str], list] = {}
+    for s in scores:
+        if s.get("example_stats"):
+            grouped.setdefault((s["model"], s["setting"], s["language"]), []).append(
+                np.asarray(s["example_stats"], float)
+            )
+    for key, arrays in grouped.items():
+        if len({a.shape for a in arrays}) == 1:
+            stats[key] = np.mean(arrays, axis=0)
+    records = []
+    for _, row in table.iterrows():
+        record: dict[str, Any] = {}
+        if (row["model"], row["setting"]) != tuple(baseline):
+            pairs = {}
+            for lang in languages:
+                a = stats.get((row["model"], row["setting"], lang))
+                b = stats.get((baseline[0], baseline[1], lang))
+                if a is not None and b is not None and a.shape == b.shape:
+                    pairs[lang] = (a, b)
+            for lang, pair in pairs.items():
+                test = paired_randomization(task, task.primary_metric, [pair], trials, seed)
+                record[f"{lang}_p"] = test["p_value"]
+            if len(pairs) == len(languages):
+                test = paired_randomization(
+                    task, task.primary_metric, list(pairs.values()), trials, seed
+                )
+                record[f"{AVERAGE}_p"] = test["p_value"]
+        records.append(record)
+    return pd.concat([table, pd.DataFrame(records, index=table.index)], axis=1)
+
+
+def with_statistics(
+    table: pd.DataFrame,
+    scores: list[dict[str, Any]],
+    task: Any,
+    languages: list[str],
+    options: dict[str, Any],
+) -> tuple[pd.DataFrame, Marks]:
+    """Intervals for every row and, with more than one row, p-values against the baseline row
+    (the config's ``statistics.baseline``, else the first row); and the marks to print."""
+    table = with_intervals(table, scores, languages)
+    rows = list(zip(table["model"], table["setting"], strict=True))
+    chosen = options.get("baseline")
+    baseline = (chosen["model"], chosen["setting"]) if chosen else rows[0]
+    compared = len(rows) > 1 and baseline in rows
+    if compared:
+        table = with_significance(
+            table, scores, task, languages, baseline, options["trials"], options["seed"]
+        )
+    marks = Marks(
+        intervals=options["intervals_in_tables"],
+        confidence=options["confidence"],
+        alpha=options["alpha"] if compared else None,
+        baseline=baseline if compared else None,
+    )
+    return table, marks
 
 
 def with_second_metric(table: pd.DataFrame, second: pd.DataFrame, suffix: str) -> pd.DataFrame:
@@ -103,9 +232,10 @@ def with_references(
     return frame.reindex(columns=columns)
 
 
-def _cell(row: pd.Series, column: str, second: str | None) -> str:
+def _cell(row: pd.Series, column: str, second: str | None, marks: Marks = Marks()) -> str:
     """One printed cell: one decimal, ``± std`` with several seeds, ``/ second`` (QA's EM),
-    a sign on deltas, empty where there is no number."""
+    a sign on deltas, empty where there is no number; with ``marks``, a mark where the p-value
+    against the baseline is below alpha and the bootstrap interval in brackets."""
     signed = row.get("row") == DELTA
 
     def number(col: str) -> str:
@@ -117,6 +247,12 @@ def _cell(row: pd.Series, column: str, second: str | None) -> str:
     cell = number(column)
     if cell and f"{column}_std" in row and row.get("seeds", 1) > 1 and row.get("row") == OURS:
         cell += f" ± {row[f'{column}_std']:.1f}"
+    p_value = row.get(f"{column}_p")
+    if cell and marks.alpha is not None and p_value is not None and not pd.isna(p_value):
+        cell += SIGNIFICANT if p_value < marks.alpha else ""
+    low, high = row.get(f"{column}_low"), row.get(f"{column}_high")
+    if cell and marks.intervals and low is not None and not pd.isna(low):
+        cell += f" [{low:.1f}, {high:.1f}]"
     if second:
         other = number(f"{column}_{second}")
         cell = f"{cell} / {other}" if cell or other else ""
@@ -129,25 +265,47 @@ def _label(row: pd.Series) -> str:
 
 
 def to_markdown(
-    table: pd.DataFrame, languages: list[str], title: str, second: str | None = None
+    table: pd.DataFrame,
+    languages: list[str],
+    title: str,
+    second: str | None = None,
+    marks: Marks = Marks(),
 ) -> str:
     """A Markdown table: one decimal as the papers print, ``mean ± std`` for several seeds;
     with ``second`` (a column suffix), cells read ``first / second`` (QA's F1 / EM);
-    published and delta rows, where present, are labelled in the setting column."""
+    published and delta rows, where present, are labelled in the setting column; with
+    ``marks``, bootstrap intervals and significance marks, explained under the table."""
     columns = [*languages, AVERAGE]
     header = ["model", "setting", *columns]
     lines = [f"# {title}", "", "| " + " | ".join(header) + " |"]
     lines.append("|" + "---|" * 2 + "---:|" * len(columns))
     for _, row in table.iterrows():
-        cells = [_cell(row, column, second) for column in columns]
+        cells = [_cell(row, column, second, marks) for column in columns]
         lines.append("| " + " | ".join([row["model"], _label(row), *cells]) + " |")
-    return "\n".join(lines) + "\n"
+    notes = "".join(f"\n{note}.\n" for note in legend(table, marks))
+    return "\n".join(lines) + "\n" + notes
+
+
+def legend(table: pd.DataFrame, marks: Marks) -> list[str]:
+    """What the brackets and marks of a table mean, printed under it."""
+    notes = []
+    if marks.intervals and any(c.endswith("_low") for c in table.columns):
+        notes.append(
+            f"[low, high]: bootstrap {100 * marks.confidence:g}% interval over test examples"
+        )
+    if marks.alpha is not None and marks.baseline and any(c.endswith("_p") for c in table.columns):
+        model, setting = marks.baseline
+        notes.append(
+            f"{SIGNIFICANT}: differs from {model}, {setting} "
+            f"(paired approximate randomization test, p < {marks.alpha:g})"
+        )
+    return notes
 
 
 LATEX_SPECIAL = {
     "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_", "#": r"\#",
     "$": r"\$", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}",
-    "±": r"$\pm$",
+    "±": r"$\pm$", "<": r"$<$",
 }  # fmt: skip
 
 
@@ -157,7 +315,11 @@ def _latex_escape(text: str) -> str:
 
 
 def to_latex(
-    table: pd.DataFrame, languages: list[str], title: str, second: str | None = None
+    table: pd.DataFrame,
+    languages: list[str],
+    title: str,
+    second: str | None = None,
+    marks: Marks = Marks(),
 ) -> str:
     """The same table as LaTeX with booktabs rules (``\\usepackage{booktabs}``), ready to
     paste: a ``table`` float with the title as caption."""
@@ -172,13 +334,14 @@ def to_latex(
         r"\midrule",
     ]
     for _, row in table.iterrows():
-        cells = [_latex_escape(_cell(row, column, second)) for column in columns]
+        cells = [_latex_escape(_cell(row, column, second, marks)) for column in columns]
         label = _latex_escape(_label(row))
         lines.append(" & ".join([_latex_escape(row["model"]), label, *cells]) + r" \\")
+    caption = " ".join([title, *(f"{note}." for note in legend(table, marks))])
     lines += [
         r"\bottomrule",
         r"\end{tabular}",
-        r"\caption{" + _latex_escape(title) + "}",
+        r"\caption{" + _latex_escape(caption) + "}",
         r"\end{table}",
     ]
     return "\n".join(lines) + "\n"

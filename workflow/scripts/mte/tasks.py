@@ -6,7 +6,12 @@ from dataclasses import dataclass, field
 
 from mte.errors import ConfigError
 
-SPLITS = ("train", "dev", "test")
+# translate-train: the English training set machine-translated into a language;
+# translate-test: a language's test set translated into English; pseudo-test: the English test
+# set translated into a language (XTREME's pseudo test sets). Each is stored under the
+# language it belongs to.
+TRANSLATED_SPLITS = ("translate-train", "translate-test", "pseudo-test")
+SPLITS = ("train", "dev", "test", *TRANSLATED_SPLITS)
 
 
 @dataclass(frozen=True)
@@ -56,6 +61,8 @@ class Task:
     headerless_fields: tuple[int, int, int | None, int] | None = None
     # the suite whose summary score the task enters (GLUE's average)
     group: str = ""
+    # every language's test set holds the same items, translated (bootstrap resamples items)
+    parallel_test_sets: bool = False
 
     def answer_language(self, language: str) -> str:
         """The language whose normalisation scores answers: a G-XLT pair's context language."""
@@ -76,6 +83,9 @@ class Task:
             )
 
 
+# settings for tasks with training data in every language (XNLI's and PAWS-X's non-English
+# training sets are the releases' machine translations of the English one)
+NATIVE_TRAINING = ("zero-shot", "in-language", "multilingual")
 NER_TAGS = ("O", "B-PER", "I-PER", "B-ORG", "I-ORG", "B-LOC", "I-LOC")
 # the 17 Universal POS tags of UD v2
 UPOS_TAGS = (
@@ -294,6 +304,8 @@ TASKS: dict[str, Task] = {
             # XNLI-MT and MultiNLI releases spell one label "contradictory"
             label_aliases={"contradictory": "contradiction"},
             demo_languages=("en", "de", "es", "ru", "zh", "ar"),
+            parallel_test_sets=True,
+            settings=NATIVE_TRAINING,
             reference="Conneau et al. 2018 (XNLI); XLM-R Table 1; XTREME Table 2",
         ),
         Task(
@@ -309,6 +321,8 @@ TASKS: dict[str, Task] = {
             hub_splits={"train": "train", "dev": "validation", "test": "test"},
             hub_text_columns=("sentence1", "sentence2"),
             reference="Yang et al. 2019 (PAWS-X); XTREME Table 2",
+            settings=NATIVE_TRAINING,
+            parallel_test_sets=True,
         ),
         Task(
             name="conll",
@@ -327,7 +341,7 @@ TASKS: dict[str, Task] = {
                 "nl": ("eriktks/conll2002", "nl"),
             },
             hub_tag_column="ner_tags",
-            settings=("zero-shot", "in-language", "multilingual"),
+            settings=NATIVE_TRAINING,
             file_codes={"en": "eng", "es": "esp", "nl": "ned", "de": "deu"},
             reference="Tjong Kim Sang 2002; Tjong Kim Sang & De Meulder 2003; XLM-R Table 2",
         ),
@@ -344,6 +358,7 @@ TASKS: dict[str, Task] = {
             hub_configs={lang: ("google/xtreme", f"PAN-X.{lang}") for lang in PANX_LANGUAGES},
             hub_tag_column="ner_tags",
             reference="Pan et al. 2017; Rahimi et al. 2019 splits; XTREME Table 2",
+            settings=NATIVE_TRAINING,
         ),
         Task(
             name="udpos",
@@ -359,6 +374,7 @@ TASKS: dict[str, Task] = {
                 lang: ("google/xtreme", f"udpos.{name}") for lang, name in UDPOS_LANGUAGES.items()
             },
             hub_tag_column="pos_tags",
+            settings=NATIVE_TRAINING,
             reference="Universal Dependencies v2.5; XTREME Table 2",
         ),
         Task(
@@ -370,6 +386,7 @@ TASKS: dict[str, Task] = {
             primary_metric="f1",
             metrics=("f1", "exact_match"),
             hub_id="google/xquad",
+            parallel_test_sets=True,
             # XQuAD is one evaluation set, released as the hub's validation split
             hub_splits={"train": "train", "dev": "validation", "test": "validation"},
             hub_configs={lang: ("google/xquad", f"xquad.{lang}") for lang in XQUAD_LANGUAGES},

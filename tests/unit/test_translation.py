@@ -1,0 +1,83 @@
+"""Translation with a sequence-to-sequence model: ids and labels kept, each text translated once,
+language codes for NLLB and M2M-100, MarianMT's one model per pair."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mte.translation import NLLB_CODES, language_codes, translate_examples, translator_id
+
+
+@pytest.fixture(scope="module")
+def tiny_translator(tiny_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A random 1-layer BART with the tiny model's tokenizer: translates into nonsense, which is
+    all the plumbing needs."""
+    import torch
+    from transformers import AutoTokenizer, BartConfig, BartForConditionalGeneration
+
+    out = tmp_path_factory.mktemp("translator")
+    tokenizer = AutoTokenizer.from_pretrained(tiny_model)
+    tokenizer.save_pretrained(out)
+    torch.manual_seed(0)
+    config = BartConfig(
+        vocab_size=len(tokenizer),
+        d_model=16,
+        encoder_layers=1,
+        decoder_layers=1,
+        encoder_attention_heads=2,
+        decoder_attention_heads=2,
+        encoder_ffn_dim=32,
+        decoder_ffn_dim=32,
+        max_position_embeddings=64,
+        pad_token_id=tokenizer.pad_token_id,
+        bos_token_id=tokenizer.bos_token_id or tokenizer.cls_token_id,
+        eos_token_id=tokenizer.eos_token_id or tokenizer.sep_token_id,
+        decoder_start_token_id=tokenizer.eos_token_id or tokenizer.sep_token_id,
+    )
+    BartForConditionalGeneration(config).save_pretrained(out)
+    return out
+
+
+def test_examples_keep_ids_and_labels(tiny_translator: Path) -> None:
+    examples = [
+        {"id": "1", "text_a": "A man plays.", "text_b": "He is outside.", "label": "neutral"},
+        {"id": "2", "text_a": "A man plays.", "text_b": "Nobody plays.", "label": "contradiction"},
+    ]
+    options = {"model": str(tiny_translator), "num_beams": 2, "max_length": 12, "batch_size": 2}
+    translated, origin = translate_examples(examples, options, "en", "de")
+    assert [(e["id"], e["label"]) for e in translated] == [
+        ("1", "neutral"),
+        ("2", "contradiction"),
+    ]
+    assert all(isinstance(e[f], str) for e in translated for f in ("text_a", "text_b"))
+    # the repeated premise is translated once, so both copies read the same
+    assert translated[0]["text_a"] == translated[1]["text_a"]
+    assert origin["translation_model"] == str(tiny_translator)
+    assert (origin["source_language"], origin["target_language"]) == ("en", "de")
+    again, _ = translate_examples(examples, options, "en", "de")
+    assert again == translated
+
+
+def test_language_codes_per_model_family() -> None:
+    nllb = type("NllbTokenizerFast", (), {})()
+    m2m = type("M2M100Tokenizer", (), {})()
+    marian = type("MarianTokenizer", (), {})()
+    assert language_codes(nllb, "en", "sw") == ("eng_Latn", "swh_Latn")
+    assert language_codes(m2m, "en", "sw") == ("en", "sw")
+    assert language_codes(marian, "en", "sw") is None
+    with pytest.raises(ValueError, match="no NLLB code known for language 'xx'"):
+        language_codes(nllb, "en", "xx")
+    assert translator_id("Helsinki-NLP/opus-mt-{src}-{tgt}", "en", "de") == (
+        "Helsinki-NLP/opus-mt-en-de"
+    )
+    assert translator_id("facebook/nllb-200-distilled-600M", "en", "de").startswith("facebook")
+
+
+def test_every_xtreme_language_has_an_nllb_code() -> None:
+    from mte.tasks import TASKS
+
+    languages = {lang for task in TASKS.values() for lang in task.languages if "-" not in lang}
+    missing = sorted(languages - set(NLLB_CODES))
+    assert missing == []

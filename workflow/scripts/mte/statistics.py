@@ -1,0 +1,223 @@
+"""Bootstrap confidence intervals and paired significance tests over test examples.
+
+Every metric we report with an interval is a function of sums of per-example statistics:
+accuracy of a confusion matrix, entity F1 of (correct, guessed, gold) counts per sentence, QA F1
+of per-question scores, Pearson's r of (x, y, x², y², xy). A resample of the test set is then a
+vector of example weights, and its metric is ``metric(weights @ stats)``: exact, and fast enough
+for thousands of resamples. Metrics that are not such a function (Spearman's rank correlation,
+BUCC's mining F1) get no interval.
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import Any
+
+import numpy as np
+
+# resampling in chunks bounds memory: a (chunk x examples) weight matrix at a time
+CHUNK = 100
+
+
+def classification_stats(task: Any, gold: list[str], predicted: list[str]) -> np.ndarray:
+    """One-hot confusion cells, row ``gold * C + predicted`` per example (C = label count)."""
+    index = {label: i for i, label in enumerate(task.labels)}
+    size = len(task.labels)
+    cells = np.array([index[g] * size + index[p] for g, p in zip(gold, predicted, strict=True)])
+    stats = np.zeros((len(cells), size * size))
+    stats[np.arange(len(cells)), cells] = 1
+    return stats
+
+
+def regression_stats(gold: list[float], predicted: list[float]) -> np.ndarray:
+    """(x, y, x², y², xy, 1) per example, x the prediction and y the gold score."""
+    x, y = np.asarray(predicted, float), np.asarray(gold, float)
+    return np.stack([x, y, x * x, y * y, x * y, np.ones_like(x)], axis=1)
+
+
+def _confusion(task: Any, sums: np.ndarray) -> np.ndarray:
+    size = len(task.labels)
+    return sums.reshape(*sums.shape[:-1], size, size)
+
+
+def _accuracy(task: Any, sums: np.ndarray) -> np.ndarray:
+    matrix = _confusion(task, sums)
+    return np.trace(matrix, axis1=-2, axis2=-1) / matrix.sum(axis=(-2, -1))
+
+
+def _mcc(task: Any, sums: np.ndarray) -> np.ndarray:
+    # the multi-class form of metrics.matthews_corrcoef (Gorodkin 2004), on confusion sums
+    matrix = _confusion(task, sums)
+    n = matrix.sum(axis=(-2, -1))
+    correct = np.trace(matrix, axis1=-2, axis2=-1)
+    true, pred = matrix.sum(axis=-1), matrix.sum(axis=-2)
+    covariance = correct * n - (true * pred).sum(axis=-1)
+    spread = (n * n - (pred * pred).sum(axis=-1)) * (n * n - (true * true).sum(axis=-1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(spread > 0, covariance / np.sqrt(np.where(spread > 0, spread, 1)), 0.0)
+
+
+def _binary_f1(task: Any, sums: np.ndarray) -> np.ndarray:
+    matrix = _confusion(task, sums)
+    positive = task.labels.index("1")
+    tp = matrix[..., positive, positive]
+    fp = matrix[..., :, positive].sum(axis=-1) - tp
+    fn = matrix[..., positive, :].sum(axis=-1) - tp
+    denominator = 2 * tp + fp + fn
+    return np.where(tp > 0, 2 * tp / np.where(denominator > 0, denominator, 1), 0.0)
+
+
+def _pearson(task: Any, sums: np.ndarray) -> np.ndarray:
+    x, y, xx, yy, xy, n = (sums[..., i] for i in range(6))
+    covariance = n * xy - x * y
+    spread = (n * xx - x * x) * (n * yy - y * y)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(spread > 0, covariance / np.sqrt(np.where(spread > 0, spread, 1)), 0.0)
+
+
+def _entity(part: str):
+    def compute(task: Any, sums: np.ndarray) -> np.ndarray:
+        correct, guessed, gold = sums[..., 0], sums[..., 1], sums[..., 2]
+        precision = np.where(guessed > 0, correct / np.where(guessed > 0, guessed, 1), 0.0)
+        recall = np.where(gold > 0, correct / np.where(gold > 0, gold, 1), 0.0)
+        total = precision + recall
+        f1 = np.where(total > 0, 2 * precision * recall / np.where(total > 0, total, 1), 0.0)
+        return {"precision": precision, "recall": recall, "f1": f1}[part]
+
+    return compute
+
+
+def _ratio(column: int):
+    # a mean of per-example values (QA F1/EM, retrieval hits) or of per-token ones (POS):
+    # the column's sum over the last column's (examples or tokens)
+    def compute(task: Any, sums: np.ndarray) -> np.ndarray:
+        return sums[..., column] / sums[..., -1]
+
+    return compute
+
+
+def statistic(task: Any, metric: str):
+    """``f(task, sums) -> metric`` for a metric of ``task`` that has per-example statistics,
+    else None (vectorised over leading axes of ``sums``)."""
+    family = task.family
+    if family == "pair_classification":
+        return {"accuracy": _accuracy, "mcc": _mcc, "f1": _binary_f1}.get(metric)
+    if family == "regression":
+        return _pearson if metric == "pearson" else None
+    if family == "tagging":
+        if task.primary_metric == "f1":
+            return _entity(metric) if metric in ("f1", "precision", "recall") else None
+        return _ratio(0) if metric == "accuracy" else None
+    if family == "qa":
+        return {"f1": _ratio(0), "exact_match": _ratio(1)}.get(metric)
+    if family == "retrieval":
+        return _ratio(0) if metric == "accuracy" else None
+    return None
+
+
+def metric_of_sums(task: Any, metric: str, sums: np.ndarray) -> np.ndarray:
+    """The metric from summed statistics; a metric without them is a ValueError."""
+    compute = statistic(task, metric)
+    if compute is None:
+        raise ValueError(f"{task.title}: no per-example statistics for metric '{metric}'")
+    return compute(task, np.asarray(sums, float))
+
+
+def resample_seed(task: Any, seed: int, language: str) -> list[int]:
+    """The bootstrap seed of one language's test set.
+
+    Parallel test sets (XNLI, PAWS-X, XQuAD: the same items in every language) share the
+    resamples of their items, so that an average over languages resamples items, not each
+    language independently; other tasks' languages are independent samples and get their own.
+    Either way two systems, or two seeds of one, see the same resamples of one test set."""
+    if task.parallel_test_sets:
+        return [seed]
+    return [seed, zlib.crc32(language.encode("utf-8"))]
+
+
+def bootstrap_replicates(
+    task: Any, metric: str, stats: np.ndarray, resamples: int, seed: int | list[int]
+) -> np.ndarray:
+    """The metric on ``resamples`` resamples (with replacement) of the examples.
+
+    The resamples depend only on ``seed`` and the number of examples, so two systems (or two
+    seeds of one system) scored on the same test set are resampled identically.
+    """
+    stats = np.asarray(stats, float)
+    n = len(stats)
+    rng = np.random.default_rng(seed)
+    values = []
+    for start in range(0, resamples, CHUNK):
+        size = min(CHUNK, resamples - start)
+        weights = rng.multinomial(n, np.full(n, 1.0 / n), size=size)
+        values.append(metric_of_sums(task, metric, weights @ stats))
+    return np.concatenate(values)
+
+
+def percentile_interval(replicates: np.ndarray, confidence: float) -> tuple[float, float]:
+    """The percentile bootstrap interval: the central ``confidence`` mass of the replicates."""
+    tail = (1 - confidence) / 2
+    low, high = np.quantile(np.asarray(replicates, float), [tail, 1 - tail])
+    return float(low), float(high)
+
+
+def paired_randomization(
+    task: Any,
+    metric: str,
+    pairs: list[tuple[np.ndarray, np.ndarray]],
+    trials: int,
+    seed: int,
+) -> dict[str, float]:
+    """Approximate randomization test of two systems on the same test sets.
+
+    ``pairs``: per test set (language), the per-example statistics of system A and of system
+    B, rows aligned by example. Under the null hypothesis the two systems' outputs for an example
+    are exchangeable: each trial swaps them for every example with probability 1/2. The statistic
+    is the difference of the mean metric over the test sets (one test set: of the metric).
+    Returns the observed difference (A - B) and the two-sided p-value
+    ``(1 + #{|d_trial| >= |d_observed|}) / (1 + trials)``.
+    """
+    rng = np.random.default_rng(seed)
+    observed = np.mean(
+        [
+            metric_of_sums(task, metric, a.sum(0)) - metric_of_sums(task, metric, b.sum(0))
+            for a, b in pairs
+        ]
+    )
+    extreme = 0
+    for start in range(0, trials, CHUNK):
+        size = min(CHUNK, trials - start)
+        differences = np.zeros(size)
+        for a, b in pairs:
+            a, b = np.asarray(a, float), np.asarray(b, float)
+            swaps = rng.integers(0, 2, size=(size, len(a))).astype(float)
+            moved = swaps @ (b - a)
+            differences += metric_of_sums(task, metric, a.sum(0) + moved) - metric_of_sums(
+                task, metric, b.sum(0) - moved
+            )
+        differences /= len(pairs)
+        # a tolerance, so that ties computed in another order still count as ties
+        extreme += int(np.sum(np.abs(differences) >= abs(observed) - 1e-12))
+    return {"difference": float(observed), "p_value": (1 + extreme) / (1 + trials)}
+
+
+def interval_record(
+    task: Any, stats: np.ndarray, resamples: int, seed: int | list[int], confidence: float
+) -> dict[str, Any] | None:
+    """The bootstrap interval of the task's primary metric, with its replicates (which give
+    the intervals of averages over languages and seeds), or None where the metric has no
+    per-example statistics."""
+    metric = task.primary_metric
+    if statistic(task, metric) is None or len(stats) == 0:
+        return None
+    replicates = bootstrap_replicates(task, metric, stats, resamples, seed)
+    low, high = percentile_interval(replicates, confidence)
+    return {
+        "metric": metric,
+        "confidence": confidence,
+        "resamples": resamples,
+        "seed": seed,
+        "low": low,
+        "high": high,
+        "replicates": [round(float(v), 6) for v in replicates],
+    }
