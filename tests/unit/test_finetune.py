@@ -120,3 +120,52 @@ def test_a_checkpoint_of_other_settings_is_not_resumed(
         finetune(**args, out_dir=tmp_path / "m", hp={**HP, "epochs": 1}, seed=1)
     assert "ignoring a checkpoint made with other settings" in caplog.text
     assert load_features(feature_files["dev"])["label_names"] == list(XNLI.labels)
+
+
+def test_sigterm_saves_a_checkpoint_at_the_current_step_and_stops(
+    tiny_model: Path,
+    feature_files: dict[str, Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A scheduler's SIGTERM (time limit, preemption, scancel) in step 7: the job saves step 7,
+    not only the periodic step 5, exits with 128 + 15, and the rerun resumes there to the
+    weights of an uninterrupted run."""
+    import os
+    import signal
+
+    args = dict(
+        model_dir=tiny_model,
+        train_paths=[feature_files["train"]],
+        dev_paths=[feature_files["dev"]],
+    )
+    straight = finetune(
+        **args, out_dir=tmp_path / "a", checkpoint_dir=tmp_path / "ca", hp=HP, seed=4
+    )
+    calls = {"n": 0}
+    real_collate = mte.finetune.collate
+
+    def signalled_collate(*a, **k):
+        calls["n"] += 1
+        if calls["n"] == 7:
+            os.kill(os.getpid(), signal.SIGTERM)
+        return real_collate(*a, **k)
+
+    monkeypatch.setattr(mte.finetune, "collate", signalled_collate)
+    with pytest.raises(SystemExit) as stopped:
+        finetune(**args, out_dir=tmp_path / "b", checkpoint_dir=tmp_path / "cb", hp=HP, seed=4)
+    assert stopped.value.code == 128 + signal.SIGTERM
+    # the handler is removed again: SIGTERM is back to its default
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+    saved = torch.load(tmp_path / "cb" / "checkpoint.pt", weights_only=False)
+    assert saved["state"]["step"] == 7
+    monkeypatch.setattr(mte.finetune, "collate", real_collate)
+    with caplog.at_level(logging.INFO, logger="mte.finetune"):
+        resumed = finetune(
+            **args, out_dir=tmp_path / "b", checkpoint_dir=tmp_path / "cb", hp=HP, seed=4
+        )
+    assert "resuming from checkpoint at step 7" in caplog.text
+    assert resumed["history"] == straight["history"]
+    a, b = _weights(tmp_path / "a"), _weights(tmp_path / "b")
+    assert all(torch.equal(a[name], b[name]) for name in a)

@@ -7,6 +7,8 @@ import json
 import logging
 import math
 import shutil
+import signal
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +51,28 @@ def _parameter_groups(model: torch.nn.Module, weight_decay: float) -> list[dict[
         {"params": decay, "weight_decay": weight_decay},
         {"params": no_decay, "weight_decay": 0.0},
     ]
+
+
+class StopRequest:
+    """SIGTERM, which a scheduler sends before it kills a job (time limit, preemption,
+    ``scancel``), asks for a checkpoint and a stop at the next step boundary, so that the
+    resubmitted job resumes where this one was, not at the last periodic checkpoint."""
+
+    def __init__(self) -> None:
+        self.signal: int | None = None
+        self._previous: Any = None
+
+    def __enter__(self) -> StopRequest:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGTERM, self._handle)
+        return self
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        self.signal = signum
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGTERM, self._previous)
 
 
 def _save(obj: Any, path: Path) -> None:
@@ -139,41 +163,55 @@ def finetune(
     )
     progress = progress_bar(total=total_steps, initial=state["step"], desc="fine-tune", unit="step")
     every = hp["checkpoint_every_steps"]
-    while state["epoch"] < hp["epochs"]:
-        # the order of an epoch depends on (seed, epoch) only, so a resumed run sees the same
-        order = torch.randperm(
-            n_train, generator=torch.Generator().manual_seed(seed * 1009 + state["epoch"])
-        )
-        model.train()
-        while state["batch"] < steps_per_epoch:
-            indices = order[
-                state["batch"] * batch_size : (state["batch"] + 1) * batch_size
-            ].tolist()
-            batch = collate(train, indices, pad_id)
-            batch.update(head.batch_targets(train, indices))
-            loss = model(**batch).loss
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), hp["max_grad_norm"])
-            optimizer.step()
-            scheduler.step()
-            optimizer.zero_grad()
-            state["step"] += 1
-            state["batch"] += 1
-            progress.update(1)
-            progress.set_postfix(loss=f"{loss.item():.4f}", refresh=False)
-            if every and state["step"] % every == 0 and state["batch"] < steps_per_epoch:
-                save_checkpoint()
-        dev_score = head.dev_score(dev, head.predict(model, dev, hp["eval_batch_size"], pad_id))
-        state["history"].append(
-            {"epoch": state["epoch"] + 1, "step": state["step"], "dev_score": dev_score}
-        )
-        log.info("epoch %d: dev score %.4f", state["epoch"] + 1, dev_score)
-        if state["best"] is None or dev_score > state["best"]["dev_score"]:
-            state["best"] = state["history"][-1]
-            _save(model.state_dict(), checkpoint_dir / BEST)
-        state["epoch"] += 1
-        state["batch"] = 0
-        save_checkpoint()
+
+    def stop_if_asked() -> None:
+        if stop.signal is not None:
+            save_checkpoint()
+            log.warning(
+                "stopped by signal %d at step %d; a rerun resumes from here",
+                stop.signal,
+                state["step"],
+            )
+            raise SystemExit(128 + stop.signal)
+
+    with StopRequest() as stop:
+        while state["epoch"] < hp["epochs"]:
+            # the order of an epoch depends on (seed, epoch) only, so a resumed run sees the same
+            order = torch.randperm(
+                n_train, generator=torch.Generator().manual_seed(seed * 1009 + state["epoch"])
+            )
+            model.train()
+            while state["batch"] < steps_per_epoch:
+                indices = order[
+                    state["batch"] * batch_size : (state["batch"] + 1) * batch_size
+                ].tolist()
+                batch = collate(train, indices, pad_id)
+                batch.update(head.batch_targets(train, indices))
+                loss = model(**batch).loss
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(model.parameters(), hp["max_grad_norm"])
+                optimizer.step()
+                scheduler.step()
+                optimizer.zero_grad()
+                state["step"] += 1
+                state["batch"] += 1
+                progress.update(1)
+                progress.set_postfix(loss=f"{loss.item():.4f}", refresh=False)
+                if every and state["step"] % every == 0 and state["batch"] < steps_per_epoch:
+                    save_checkpoint()
+                stop_if_asked()
+            dev_score = head.dev_score(dev, head.predict(model, dev, hp["eval_batch_size"], pad_id))
+            state["history"].append(
+                {"epoch": state["epoch"] + 1, "step": state["step"], "dev_score": dev_score}
+            )
+            log.info("epoch %d: dev score %.4f", state["epoch"] + 1, dev_score)
+            if state["best"] is None or dev_score > state["best"]["dev_score"]:
+                state["best"] = state["history"][-1]
+                _save(model.state_dict(), checkpoint_dir / BEST)
+            state["epoch"] += 1
+            state["batch"] = 0
+            save_checkpoint()
+            stop_if_asked()
     progress.close()
 
     model.load_state_dict(torch.load(checkpoint_dir / BEST, weights_only=True))
