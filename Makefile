@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORES ?= all
 
-.PHONY: install run test test-real real-readme lint format clean
+.PHONY: install run test test-slurm test-real real-readme lint format clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,10 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/pytest -q
+
+# the workflow on a real single-node SLURM cluster the test starts (root; installs SLURM with apt)
+test-slurm: $(STAMP)
+	$(BIN)/pytest -q tests/cluster
 
 # the real model on the real files in ../shared/data, held to floors (tests/real)
 test-real: $(STAMP)

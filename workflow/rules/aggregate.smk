@@ -15,6 +15,11 @@ rule aggregate:
         "results/logs/aggregate/{task}.log",
     benchmark:
         "results/benchmarks/aggregate/{task}.tsv"
+    conda:
+        "../../envs/mte.yaml"
+    threads: 1
+    resources:
+        **job_resources("light"),
     params:
         languages=lambda wc: task_languages(wc.task, config),
         statistics=config["statistics"],
@@ -33,6 +38,11 @@ rule aggregate_glue:
         "results/logs/aggregate/glue.log",
     benchmark:
         "results/benchmarks/aggregate/glue.tsv"
+    conda:
+        "../../envs/mte.yaml"
+    threads: 1
+    resources:
+        **job_resources("light"),
     params:
         tasks=glue_tasks(),
     script:
@@ -58,6 +68,11 @@ rule summarize_xtreme:
         "results/logs/aggregate/xtreme_summary.log",
     benchmark:
         "results/benchmarks/aggregate/xtreme_summary.tsv"
+    conda:
+        "../../envs/mte.yaml"
+    threads: 1
+    resources:
+        **job_resources("light"),
     params:
         tasks=xtreme_tasks(),
     script:

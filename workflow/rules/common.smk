@@ -67,6 +67,27 @@ def model_entry(name):
     return next(m for m in config["models"] if m["name"] == name)
 
 
+RESOURCE_KEYS = ("mem_mb", "runtime", "gpu")
+
+
+def job_resources(group):
+    """A rule's scheduler resources (``mem_mb``, ``runtime`` in minutes, ``gpu``) from the
+    config's ``resources.<group>``, a job's model's own ``resources.<group>`` first."""
+
+    def resolver(key):
+        def resolve(wildcards):
+            model = getattr(wildcards, "model", None)
+            if model is not None:
+                own = (model_entry(model).get("resources") or {}).get(group) or {}
+                if own.get(key) is not None:
+                    return own[key]
+            return config["resources"][group][key]
+
+        return resolve
+
+    return {key: resolver(key) for key in RESOURCE_KEYS}
+
+
 def task_config(task):
     return config["tasks"][task]
 

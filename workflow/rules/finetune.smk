@@ -11,7 +11,11 @@ rule finetune:
         "results/benchmarks/finetune/{model}/{task}/{setting}/seed{seed}.tsv"
     wildcard_constraints:
         setting="zero-shot|multilingual|translate-train-all",
+    conda:
+        "../../envs/mte.yaml"
     threads: config["threads"]["finetune"]
+    resources:
+        **job_resources("finetune"),
     params:
         hp=lambda wc: hyperparameters(wc.task),
         # outside the output, so that a failed or killed job keeps it and a rerun resumes

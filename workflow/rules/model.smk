@@ -5,6 +5,11 @@ rule prepare_model:
         "results/logs/prepare_model/{model}.log",
     benchmark:
         "results/benchmarks/prepare_model/{model}.tsv"
+    conda:
+        "../../envs/mte.yaml"
+    threads: 1
+    resources:
+        **job_resources("prepare"),
     params:
         model=lambda wc: model_entry(wc.model),
     script:

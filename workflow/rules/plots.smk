@@ -11,6 +11,11 @@ rule plot_heatmap:
         "results/logs/plots/{model}/heatmap_{setting}.log",
     benchmark:
         "results/benchmarks/plots/{model}/heatmap_{setting}.tsv"
+    conda:
+        "../../envs/mte.yaml"
+    threads: 1
+    resources:
+        **job_resources("light"),
     script:
         "../scripts/plot.py"
 
@@ -28,6 +33,11 @@ rule plot_transfer_gaps:
         "results/logs/plots/transfer_gaps.log",
     benchmark:
         "results/benchmarks/plots/transfer_gaps.tsv"
+    conda:
+        "../../envs/mte.yaml"
+    threads: 1
+    resources:
+        **job_resources("light"),
     script:
         "../scripts/plot.py"
 
@@ -46,6 +56,11 @@ rule plot_against_published:
         "results/logs/plots/{model}/{task}_{setting}_vs_published.log",
     benchmark:
         "results/benchmarks/plots/{model}/{task}_{setting}_vs_published.tsv"
+    conda:
+        "../../envs/mte.yaml"
+    threads: 1
+    resources:
+        **job_resources("light"),
     params:
         metric=lambda wc: get_task(wc.task).primary_metric,
     script:

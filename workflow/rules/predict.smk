@@ -10,7 +10,11 @@ rule predict:
         "results/benchmarks/predict/{model}/{task}/{setting}/seed{seed}/{lang}.tsv"
     wildcard_constraints:
         task="|".join(FINETUNED_TASKS),
+    conda:
+        "../../envs/mte.yaml"
     threads: config["threads"]["predict"]
+    resources:
+        **job_resources("predict"),
     params:
         batch_size=lambda wc: hyperparameters(wc.task)["eval_batch_size"],
     script:
@@ -31,7 +35,11 @@ rule retrieve:
     wildcard_constraints:
         task="|".join(RETRIEVAL_TASKS),
         setting="zero-shot",
+    conda:
+        "../../envs/mte.yaml"
     threads: config["threads"]["predict"]
+    resources:
+        **job_resources("embed"),
     params:
         layers=lambda wc: task_config(wc.task)["layers"],
         batch_size=lambda wc: task_config(wc.task)["batch_size"],

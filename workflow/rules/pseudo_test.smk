@@ -59,6 +59,11 @@ rule pseudo_test_table:
         "results/logs/aggregate/{task}_pseudo_test.log",
     benchmark:
         "results/benchmarks/aggregate/{task}_pseudo_test.tsv"
+    conda:
+        "../../envs/mte.yaml"
+    threads: 1
+    resources:
+        **job_resources("light"),
     params:
         languages=lambda wc: pseudo_test_languages(wc.task),
     script:

@@ -12,6 +12,11 @@ rule score:
         "results/logs/score/{model}/{task}/{setting}/seed{seed}/{lang}.log",
     benchmark:
         "results/benchmarks/score/{model}/{task}/{setting}/seed{seed}/{lang}.tsv"
+    conda:
+        "../../envs/mte.yaml"
+    threads: 1
+    resources:
+        **job_resources("light"),
     params:
         split=evaluated_split,
         statistics=lambda wc: {

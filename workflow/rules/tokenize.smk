@@ -8,10 +8,14 @@ rule tokenize:
         "results/logs/tokenize/{model}/{task}/{lang}/{split}.log",
     benchmark:
         "results/benchmarks/tokenize/{model}/{task}/{lang}/{split}.tsv"
+    conda:
+        "../../envs/mte.yaml"
     threads: config["threads"]["tokenize"]
+    resources:
+        **job_resources("tokenize"),
     params:
         max_length=lambda wc: hyperparameters(wc.task)["max_length"],
         label_subword=lambda wc: label_subword(wc.task),
         doc_stride=lambda wc: task_config(model_task(wc.task)).get("doc_stride", 128),
     script:
-        "../scripts/tokenize.py"
+        "../scripts/tokenize_examples.py"

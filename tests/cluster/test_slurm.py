@@ -1,0 +1,194 @@
+"""The workflow on a real single-node SLURM cluster started by the test, through the project's
+SLURM profile (a copy that differs in partition, account and two status-check settings that a
+cluster without an accounting database needs), against a local run of the same config; and a
+fine-tune killed with scancel that resumes from its checkpoint when Snakemake resubmits it."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.cluster.slurm_cluster import SlurmCluster, unavailable_reason
+from tests.workflow.snakemake_runner import REPO, run_snakemake
+
+pytestmark = pytest.mark.cluster
+
+# small jobs on a 2-CPU node without a GPU: the same config runs locally and on SLURM
+RESOURCES = {
+    group: {"mem_mb": 1500, "runtime": 30, "gpu": 0}
+    for group in ("finetune", "predict", "embed", "tokenize", "prepare", "light")
+}
+CONFIG = {
+    "models": [{"name": "tiny", "source": "tiny"}],
+    "tasks": {
+        "xnli": {
+            "source": "demo",
+            "languages": ["en", "de"],
+            "hyperparameters": {"epochs": 1, "batch_size": 16, "max_length": 32},
+        }
+    },
+    "threads": {"finetune": 1, "predict": 1, "tokenize": 1},
+    "resources": RESOURCES,
+    "statistics": {"resamples": 100, "trials": 200},
+}
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory):
+    reason = unavailable_reason()
+    if reason:
+        pytest.skip(f"no SLURM cluster here: {reason}")
+    cluster = SlurmCluster(tmp_path_factory.mktemp("slurm"))
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+def _test_profile(cluster: SlurmCluster, folder: Path) -> Path:
+    """profiles/slurm with this cluster's partition and an account name (the plugin's account
+    guess needs accounting); squeue for job status (sacct needs the accounting database) and a
+    short first status check, so that small jobs finish fast."""
+    profile = yaml.safe_load((REPO / "profiles" / "slurm" / "config.yaml").read_text())
+    profile["default-resources"] = {
+        **profile["default-resources"],
+        "slurm_partition": cluster.partition,
+        "slurm_account": "mte-test",
+    }
+    profile["slurm-status-command"] = "squeue"
+    profile["slurm-init-seconds-before-status-checks"] = 2
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "config.yaml").write_text(yaml.safe_dump(profile), encoding="utf-8")
+    return folder
+
+
+def _run_on_slurm(
+    cluster: SlurmCluster, workdir: Path, config: dict, *args: str, background: bool = False
+):
+    config_path = workdir / "config.yaml"
+    config_path.write_text(yaml.safe_dump(config), encoding="utf-8")
+    profile = _test_profile(cluster, workdir / "profile")
+    # Snakemake finishes running jobs on SIGTERM; a hung run is stopped with SIGINT
+    command = [
+        "timeout", "-s", "INT", "-k", "30", "900",
+        sys.executable, "-m", "snakemake",
+        "--snakefile", str(REPO / "Snakefile"),
+        "--directory", str(workdir),
+        "--configfile", str(config_path),
+        "--workflow-profile", str(profile),
+        *args,
+    ]  # fmt: skip
+    env = {**cluster.env, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
+    if background:
+        log = (workdir / "snakemake.log").open("w", encoding="utf-8")
+        return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, text=True, env=env)
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=1000)
+
+
+def _score_files(workdir: Path) -> dict[str, bytes]:
+    root = workdir / "results"
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("scores/*.json"))}
+
+
+@pytest.fixture(scope="module")
+def runs(cluster: SlurmCluster, tmp_path_factory: pytest.TempPathFactory):
+    local = tmp_path_factory.mktemp("local")
+    done_local = run_snakemake(local, CONFIG)
+    assert done_local.returncode == 0, done_local.stderr[-3000:]
+    slurm = tmp_path_factory.mktemp("on-slurm")
+    done_slurm = _run_on_slurm(cluster, slurm, CONFIG)
+    assert done_slurm.returncode == 0, (done_slurm.stdout + done_slurm.stderr)[-4000:]
+    return local, slurm, done_slurm.stdout + done_slurm.stderr
+
+
+def test_jobs_run_as_slurm_jobs(runs, cluster: SlurmCluster) -> None:
+    _, slurm, output = runs
+    submitted = re.findall(r"has been submitted with SLURM jobid (\d+)", output)
+    # download x3 + 1 (en train, dev; en, de test), model, tokenize x4, finetune, predict x2,
+    # score x2, aggregate, two plots, summary: every job but `all`
+    assert len(submitted) >= 15, output[-3000:]
+    # the cluster's own job completion record names the same jobs
+    completed = (cluster.root / "jobcomp.txt").read_text()
+    for job_id in submitted:
+        assert f"JobId={job_id} " in completed
+    assert "JobState=COMPLETED" in completed
+
+
+def test_slurm_and_local_runs_give_identical_score_files(runs) -> None:
+    local, slurm, _ = runs
+    local_scores, slurm_scores = _score_files(local), _score_files(slurm)
+    assert sorted(local_scores) == [
+        "tiny/xnli/zero-shot/seed1/scores/de.json",
+        "tiny/xnli/zero-shot/seed1/scores/en.json",
+    ]
+    assert local_scores == slurm_scores
+    local_table = (local / "results" / "tables" / "xnli.csv").read_text()
+    assert local_table == (slurm / "results" / "tables" / "xnli.csv").read_text()
+
+
+def _checkpoint_step(log_path: Path) -> int | None:
+    if not log_path.is_file():
+        return None
+    found = re.findall(r"checkpoint at step (\d+)", log_path.read_text(errors="replace"))
+    return int(found[-1]) if found else None
+
+
+def test_a_cancelled_fine_tune_resumes_from_its_checkpoint(
+    cluster: SlurmCluster, tmp_path: Path
+) -> None:
+    # long enough to cancel mid-way: 14 steps an epoch, a checkpoint every 10 steps
+    config = {
+        **CONFIG,
+        "tasks": {
+            "xnli": {
+                "source": "demo",
+                "languages": ["en"],
+                "hyperparameters": {
+                    "epochs": 60,
+                    "batch_size": 16,
+                    "max_length": 32,
+                    "checkpoint_every_steps": 10,
+                },
+            }
+        },
+    }
+    target = "results/tiny/xnli/zero-shot/seed1/model"
+    run = _run_on_slurm(cluster, tmp_path, config, "--retries", "1", target, background=True)
+    checkpoint = tmp_path / "results/tiny/xnli/zero-shot/seed1/checkpoints/checkpoint.pt"
+    log_path = tmp_path / "results/logs/finetune/tiny/xnli/zero-shot/seed1.log"
+    deadline = time.monotonic() + 600
+    job_id = None
+    while time.monotonic() < deadline and run.poll() is None:
+        if checkpoint.is_file():
+            jobs = cluster.command("squeue", "-h", "-o", "%i %k").split("\n")
+            finetunes = [line.split()[0] for line in jobs if "rule_finetune" in line]
+            if finetunes:
+                job_id = finetunes[0]
+                cluster.command("scancel", job_id)
+                break
+        time.sleep(0.5)
+    assert job_id is not None, "the fine-tune ended before a checkpoint could be cancelled"
+    assert run.wait(timeout=900) == 0, (tmp_path / "snakemake.log").read_text()[-4000:]
+    output = (tmp_path / "snakemake.log").read_text()
+    # Snakemake saw the job fail and submitted it again
+    assert re.search(rf"SLURM jobid {job_id}\b", output)
+    resubmitted = re.findall(r"has been submitted with SLURM jobid (\d+)", output)
+    assert len([j for j in resubmitted if j != job_id]) >= 1
+    # SLURM's SIGTERM made the first attempt save the step it was at (its log, which
+    # Snakemake prints for the failed job); the second attempt resumed exactly there
+    stopped = re.findall(r"stopped by signal 15 at step (\d+)", output)
+    assert len(stopped) == 1, output[-4000:]
+    step = _checkpoint_step(log_path)
+    assert step == int(stopped[0]) and step > 0, log_path.read_text()[-2000:]
+    assert (tmp_path / target / "training.json").is_file()
+    # nothing of ours is left running on the cluster
+    assert os.path.isfile(cluster.conf)
+    assert cluster.command("squeue", "-h").strip() == ""

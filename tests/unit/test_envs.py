@@ -1,0 +1,44 @@
+"""The conda environment of the rules (--software-deployment-method conda) pins exactly what
+pyproject.toml pins, so a cluster job runs the same packages as a local one."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_conda_environment_pins_agree_with_pyproject() -> None:
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    pinned = set(project["dependencies"])
+    assert all("==" in requirement for requirement in pinned), "every dependency is pinned"
+    environment = yaml.safe_load((REPO / "envs" / "mte.yaml").read_text(encoding="utf-8"))
+    pip = next(d["pip"] for d in environment["dependencies"] if isinstance(d, dict))
+    assert set(pip) == pinned
+    python = next(d for d in environment["dependencies"] if str(d).startswith("python="))
+    minimum = project["requires-python"].removeprefix(">=")
+    assert tuple(map(int, python.split("=")[1].split("."))) >= tuple(map(int, minimum.split(".")))
+
+
+def test_every_rule_declares_its_environment_threads_and_resources() -> None:
+    """Each rule (a ``use rule ... with:`` inherits its parent's) runs in the conda
+    environment and declares threads and the scheduler resources of its group."""
+    rules = {}
+    for path in sorted((REPO / "workflow" / "rules").glob("*.smk")):
+        name = None
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.startswith("rule "):
+                name = line.removeprefix("rule ").rstrip(":")
+                rules[name] = []
+            elif line and not line.startswith((" ", "#")):
+                name = None
+            elif name:
+                rules[name].append(line.strip())
+    assert len(rules) >= 14
+    for name, body in rules.items():
+        assert "conda:" in body and '"../../envs/mte.yaml"' in body, name
+        assert any(line.startswith("threads:") for line in body), name
+        assert any(line.startswith("**job_resources(") for line in body), name
