@@ -44,9 +44,13 @@ def tokenize_pairs(
         if any(b is None for b in pairs) and any(b is not None for b in pairs):
             raise InputError("<examples>", start + 1, "mixes sentence pairs and single sentences")
         text_b = None if pairs and pairs[0] is None else pairs
-        full = tokenizer(text_a, text_b, truncation=False)["input_ids"]
         encoded = tokenizer(text_a, text_b, truncation="longest_first", max_length=max_length)
-        truncated += sum(len(ids) > max_length for ids in full)
+        encodings = getattr(encoded, "encodings", None)
+        if encodings is not None:  # a fast tokenizer keeps what truncation cut off
+            truncated += sum(bool(encoding.overflowing) for encoding in encodings)
+        else:
+            full = tokenizer(text_a, text_b, truncation=False)["input_ids"]
+            truncated += sum(len(ids) > max_length for ids in full)
         features["input_ids"].extend(encoded["input_ids"])
         if keep_types:
             features["token_type_ids"].extend(encoded["token_type_ids"])
