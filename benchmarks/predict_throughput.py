@@ -1,0 +1,99 @@
+"""Prediction throughput of our predict step against transformers' Trainer.predict.
+
+Same model (e5-small with a seeded classification head), same real XNLI text (German dev,
+first N pairs), same tokenised features. Baselines: Trainer.predict with default arguments
+(batch 8, input order) and with our batch size. Ours: length-sorted batches, padding per
+batch, torch.inference_mode. Predictions must be identical.
+
+    .venv/bin/python benchmarks/predict_throughput.py [--examples 1000] [--batch-size 32]
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+
+from _common import best_of, classifier_folder, write_result, xnli_examples
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--examples", type=int, default=1000)
+    parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--repeats", type=int, default=2)
+    args = parser.parse_args()
+
+    import numpy as np
+    import torch
+    from datasets import Dataset
+    from transformers import (
+        AutoModelForSequenceClassification,
+        AutoTokenizer,
+        DataCollatorWithPadding,
+        Trainer,
+        TrainingArguments,
+    )
+
+    from mte.features import tokenize_pairs
+    from mte.heads import head_for
+    from mte.tasks import TASKS
+
+    task = TASKS["xnli"]
+    folder = classifier_folder(task.labels)
+    tokenizer = AutoTokenizer.from_pretrained(folder)
+    model = AutoModelForSequenceClassification.from_pretrained(folder).eval()
+    features = tokenize_pairs(tokenizer, xnli_examples("de", args.examples), task, 128)
+    n = len(features["input_ids"])
+    tokens = sum(len(ids) for ids in features["input_ids"])
+
+    head = head_for(features)
+    ours_time, ours = best_of(
+        args.repeats, lambda: head.predict(model, features, args.batch_size, tokenizer.pad_token_id)
+    )
+
+    masks = [[1] * len(ids) for ids in features["input_ids"]]
+    dataset = Dataset.from_dict({"input_ids": features["input_ids"], "attention_mask": masks})
+
+    def trainer_predict(batch_size: int | None) -> list[int]:
+        with tempfile.TemporaryDirectory() as out:
+            options = {"output_dir": out, "report_to": [], "disable_tqdm": True}
+            if batch_size:
+                options["per_device_eval_batch_size"] = batch_size
+            trainer = Trainer(
+                model=model,
+                args=TrainingArguments(**options),
+                data_collator=DataCollatorWithPadding(tokenizer),
+            )
+            logits = trainer.predict(dataset).predictions
+        return np.asarray(logits).argmax(-1).tolist()
+
+    default_time, default = best_of(args.repeats, lambda: trainer_predict(None))
+    same_time, same = best_of(args.repeats, lambda: trainer_predict(args.batch_size))
+    identical = ours == default == same
+    result = {
+        "examples": n,
+        "tokens": tokens,
+        "batch_size": args.batch_size,
+        "torch_threads": torch.get_num_threads(),
+        "ours_seconds": ours_time,
+        "trainer_default_seconds": default_time,
+        "trainer_same_batch_seconds": same_time,
+        "ours_examples_per_second": n / ours_time,
+        "trainer_default_examples_per_second": n / default_time,
+        "speedup_vs_trainer_default": default_time / ours_time,
+        "speedup_vs_trainer_same_batch": same_time / ours_time,
+        "identical_predictions": identical,
+    }
+    path = write_result("predict_throughput", result)
+    print(
+        f"predict: ours {n / ours_time:.1f} ex/s; Trainer.predict default (batch 8) "
+        f"{n / default_time:.1f} ex/s -> {default_time / ours_time:.2f}x; Trainer at batch "
+        f"{args.batch_size} {n / same_time:.1f} ex/s -> {same_time / ours_time:.2f}x; "
+        f"identical predictions: {identical}  ({path})"
+    )
+    if not identical:
+        raise SystemExit("predictions differ")
+
+
+if __name__ == "__main__":
+    main()
