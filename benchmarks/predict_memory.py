@@ -2,7 +2,8 @@
 
 PAN-X German dev (10,000 real sentences, and its 1,000 longest), e5-small with a seeded
 token-classification head.
-Each measurement is a fresh process: load the model and the tokenised features, note the
+Each measurement is a fresh process: load the model and the tokenised features, touch every
+weight (they are memory-mapped, and would otherwise be paged in during prediction), note the
 resident set size, reset the kernel's peak counter (/proc/self/clear_refs), predict, and read
 the peak (VmHWM). Predict's own memory is that peak minus the resident size before it.
 
@@ -33,6 +34,9 @@ def status(key):
 folder, features_path, batch = sys.argv[2:5]
 features = load_features(features_path)
 model = AutoModelForTokenClassification.from_pretrained(folder).eval()
+# the weights are memory-mapped: page them all in first, so that they count as loaded
+with torch.inference_mode():
+    sum(float(p.sum()) for p in model.parameters())
 before = status("VmRSS:")
 with open("/proc/self/clear_refs", "w") as f:  # resets the peak (VmHWM) to the current RSS
     f.write("5")
