@@ -113,3 +113,29 @@ def test_latex_booktabs_table(tmp_path: Path) -> None:
         cwd=tmp_path, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-2000:]
+
+
+def test_a_setting_not_every_task_runs_has_no_row() -> None:
+    from mte.summary import xtreme_summary
+
+    def score(task: str, setting: str, language: str, value: float) -> dict:
+        return {
+            "model": "m", "setting": setting, "seed": 1, "task": task, "language": language,
+            "metrics": {"accuracy": value},
+        }  # fmt: skip
+
+    scores = [
+        score("xnli", "zero-shot", "en", 0.8),
+        score("xnli", "zero-shot", "de", 0.6),
+        score("pawsx", "zero-shot", "en", 0.9),
+        score("pawsx", "zero-shot", "de", 0.7),
+        # translate-train for XNLI only: no XTREME average for it
+        score("xnli", "translate-train", "en", 0.8),
+        score("xnli", "translate-train", "de", 0.7),
+    ]
+    table = xtreme_summary(scores, ["xnli", "pawsx"])
+    assert list(table["setting"]) == ["zero-shot"]
+    # (70 + 80) / 2
+    assert table.loc[0, "avg"] == pytest.approx(75.0)
+    with pytest.raises(ValueError, match="no model and setting has scores for every task"):
+        xtreme_summary(scores[4:], ["xnli", "pawsx"])

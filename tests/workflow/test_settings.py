@@ -1,5 +1,6 @@
 """All six transfer settings for XNLI and PAN-X on the tiny model, translations given as files,
-with bootstrap intervals, significance against the zero-shot row and the pseudo test analysis.
+with bootstrap intervals, significance against the zero-shot row and the pseudo test analysis;
+in the same run, CoNLL NER from its IOB1 Latin-1 columns and UD POS, zero-shot.
 
 The data are the demo's parallel XNLI items (and tagged sentences written here): German items
 stand in for the translations of English ones. They exercise the plumbing, not translation
@@ -15,7 +16,7 @@ import pytest
 
 from mte.data import demo_dir
 from mte.tasks import TASKS
-from tests.workflow.snakemake_runner import job_counts, run_snakemake
+from tests.workflow.snakemake_runner import interval_columns, job_counts, run_snakemake
 
 pytestmark = pytest.mark.workflow
 
@@ -34,6 +35,17 @@ NER = [
     ("The UN met in Geneva .", "Die UNO tagte in Genf .", "O B-ORG O O B-LOC O"),
 ]
 GERMAN_TAGS = {1: "B-ORG O O B-LOC O"}
+# (tokens, tags) in IOB1 as the CoNLL-2003 files write them
+CONLL_SENTENCES = [
+    ("Peter Blackburn lives in London .", "I-PER I-PER O O I-LOC O"),
+    ("The EU met in Brussels .", "O I-ORG O O I-LOC O"),
+    ("Angela Merkel visited Paris today .", "I-PER I-PER O I-LOC O O"),
+    ("Siemens opened an office in Madrid .", "I-ORG O O O O I-LOC O"),
+]
+POS_SENTENCES = [
+    ("Der Zug fährt nach Berlin .", "DET NOUN VERB ADP PROPN PUNCT"),
+    ("Sie liest ein Buch .", "PRON VERB DET NOUN PUNCT"),
+]
 ENGLISH_TAGS = {1: "B-ORG O O O B-LOC O"}
 
 
@@ -82,11 +94,27 @@ def _panx_files(root: Path) -> None:
     _write(root / "panx-mt/translate-test/test-de-en-translated.tsv", _tagged(english, 2))
 
 
+def _conll_files(root: Path) -> None:
+    for code in ("eng", "esp"):
+        for split, repeat in (("train", 6), ("testa", 2), ("testb", 3)):
+            lines = ["-DOCSTART- -X- O O", ""]
+            for text, tags in CONLL_SENTENCES * repeat:
+                words = zip(text.split(), tags.split(), strict=True)
+                lines += [f"{w} X X {t}" for w, t in words]
+                lines.append("")
+            path = root / "conll" / f"{code}.{split}"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("\n".join(lines) + "\n", encoding="latin-1")
+    for name in ("train-en.tsv", "dev-en.tsv", "test-en.tsv", "test-de.tsv"):
+        _write(root / "udpos" / name, _tagged(POS_SENTENCES, 4))
+
+
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory):
     workdir = tmp_path_factory.mktemp("settings")
     _xnli_files(workdir)
     _panx_files(workdir)
+    _conll_files(workdir)
     small = {"epochs": 1, "batch_size": 8, "max_length": 32, "learning_rate": 1e-3}
     config = {
         "models": [{"name": "tiny", "source": "tiny"}],
@@ -106,6 +134,20 @@ def run(tmp_path_factory: pytest.TempPathFactory):
                 "path": str(workdir / "panx"),
                 "languages": ["en", "de"],
                 "translations": {"path": str(workdir / "panx-mt")},
+                "hyperparameters": dict(small),
+            },
+            "conll": {
+                "source": "files",
+                "path": str(workdir / "conll"),
+                "languages": ["en", "es"],
+                "settings": ["zero-shot"],
+                "hyperparameters": dict(small),
+            },
+            "udpos": {
+                "source": "files",
+                "path": str(workdir / "udpos"),
+                "languages": ["en", "de"],
+                "settings": ["zero-shot"],
                 "hyperparameters": dict(small),
             },
         },
@@ -138,8 +180,8 @@ def test_each_setting_trains_on_its_data(run) -> None:
     counts = job_counts(done.stdout + done.stderr)
     # per task: zero-shot, translate-train-all, multilingual share the plain rule; German's
     # translate-train and both in-language models are per language (English translate-train
-    # is the zero-shot model); translate-test trains nothing
-    assert counts["finetune"] == 2 * 3
+    # is the zero-shot model); translate-test trains nothing. CoNLL and POS: zero-shot each.
+    assert counts["finetune"] == 2 * 3 + 2
     assert counts["finetune_per_language"] == 2 * 3
     # the German translate-train model read English training data and its translation
     meta = json.loads(
@@ -173,3 +215,22 @@ def test_pseudo_test_analysis(run) -> None:
     analysis = json.loads((workdir / "results/tables/xnli_pseudo_test.json").read_text())
     # one language: no correlation across languages
     assert analysis["correlations"]["tiny"]["pearson_bleu_difference"] is None
+
+
+def test_conll_and_pos_tables(run) -> None:
+    workdir, _ = run
+    score = json.loads((workdir / "results/tiny/conll/zero-shot/seed1/scores/es.json").read_text())
+    assert set(score["metrics"]) == {"f1", "precision", "recall", "token_f1"}
+    # testb holds the four sentences three times: (6 + 6 + 6 + 7) words x 3
+    assert score["n"] == 12 and score["words"] == 75
+    values = ["en", "es", "avg"]
+    conll = pd.read_csv(workdir / "results" / "tables" / "conll.csv")
+    assert list(conll["setting"]) == ["zero-shot"]
+    assert list(conll.columns) == [
+        "model", "setting", "row", "seeds", *values, *interval_columns(values),
+    ]  # fmt: skip
+    pos = pd.read_csv(workdir / "results" / "tables" / "udpos.csv")
+    values = ["en", "de", "avg"]
+    assert list(pos.columns) == [
+        "model", "setting", "row", "seeds", *values, *interval_columns(values),
+    ]  # fmt: skip

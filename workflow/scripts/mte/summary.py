@@ -34,7 +34,8 @@ def transfer_gap(per_language: dict[str, float], english: str = "en") -> float |
 
 def xtreme_summary(scores: list[dict[str, Any]], tasks: list[str]) -> pd.DataFrame:
     """Rows model x setting: per task the mean over its languages (mean over seeds), the
-    unweighted mean over the tasks, and ``gap_{task}``, the transfer gap."""
+    unweighted mean over the tasks, and ``gap_{task}``, the transfer gap. A setting that not
+    every task runs (tasks may have their own settings) has no average, so no row."""
     frame = pd.DataFrame(
         [
             {
@@ -50,12 +51,12 @@ def xtreme_summary(scores: list[dict[str, Any]], tasks: list[str]) -> pd.DataFra
     )
     records = []
     for (model, setting), group in frame.groupby(["model", "setting"], sort=False):
+        if set(tasks) - set(group["task"]):
+            continue
         record: dict[str, Any] = {"model": model, "setting": setting}
         seeds = group["seed"].nunique()
         for task in tasks:
             rows = group[group["task"] == task]
-            if rows.empty:
-                raise ValueError(f"{model}, {setting}: no scores for {task}")
             per_seed = rows.groupby("seed")["value"].mean()
             record[task] = per_seed.mean()
             per_language = rows.groupby("language")["value"].mean().to_dict()
@@ -63,6 +64,8 @@ def xtreme_summary(scores: list[dict[str, Any]], tasks: list[str]) -> pd.DataFra
         record[AVERAGE] = sum(record[task] for task in tasks) / len(tasks)
         record["seeds"] = seeds
         records.append(record)
+    if not records:
+        raise ValueError(f"no model and setting has scores for every task of {', '.join(tasks)}")
     columns = ["model", "setting", "seeds", *tasks, AVERAGE, *[f"gap_{t}" for t in tasks]]
     return pd.DataFrame(records).reindex(columns=columns)
 
