@@ -33,23 +33,32 @@ def e5_folder() -> Path:
     return folder
 
 
-def classifier_folder(labels: tuple[str, ...]) -> Path:
-    """e5-small with a seeded random classification head over ``labels``, saved once, so that
-    every system compared loads the very same weights."""
-    import torch
-    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+HEAD_FOLDERS = {
+    "AutoModelForSequenceClassification": "classifier",
+    "AutoModelForTokenClassification": "tagger",
+}
 
-    folder = CACHE / f"e5-small-classifier-{len(labels)}"
+
+def classifier_folder(
+    labels: tuple[str, ...], auto_class: str = "AutoModelForSequenceClassification"
+) -> Path:
+    """e5-small with a seeded random head over ``labels`` (a sequence classifier, or a tagger
+    with ``AutoModelForTokenClassification``), saved once, so that every system compared loads
+    the very same weights."""
+    import torch
+    import transformers
+
+    folder = CACHE / f"e5-small-{HEAD_FOLDERS[auto_class]}-{len(labels)}"
     if not (folder / "config.json").is_file():
         torch.manual_seed(0)
-        model = AutoModelForSequenceClassification.from_pretrained(
+        model = getattr(transformers, auto_class).from_pretrained(
             e5_folder(),
             num_labels=len(labels),
             id2label=dict(enumerate(labels)),
             label2id={label: i for i, label in enumerate(labels)},
         )
         model.save_pretrained(folder)
-        AutoTokenizer.from_pretrained(e5_folder()).save_pretrained(folder)
+        transformers.AutoTokenizer.from_pretrained(e5_folder()).save_pretrained(folder)
     return folder
 
 

@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from _common import CACHE, SHARED, e5_folder, write_result
+from _common import CACHE, SHARED, classifier_folder, write_result
 
 CHILD = r"""
 import json, sys
@@ -48,7 +48,6 @@ print(json.dumps({"before_mb": before, "peak_mb": status("VmHWM:")}))
 def prepare() -> tuple[str, dict[int, str], int]:
     """The tagging model folder and the features of the first 1,000 and all 10,000 sentences
     (made once)."""
-    import torch
     from transformers import AutoModelForTokenClassification, AutoTokenizer
 
     from mte.features import save_features, tokenize_tagging
@@ -56,18 +55,7 @@ def prepare() -> tuple[str, dict[int, str], int]:
     from mte.tasks import TASKS
 
     task = TASKS["panx"]
-    folder = CACHE / "e5-small-tagger"
-    if not (folder / "config.json").is_file():
-        torch.manual_seed(0)
-        labels = task.labels
-        model = AutoModelForTokenClassification.from_pretrained(
-            e5_folder(),
-            num_labels=len(labels),
-            id2label=dict(enumerate(labels)),
-            label2id={label: i for i, label in enumerate(labels)},
-        )
-        model.save_pretrained(folder)
-        AutoTokenizer.from_pretrained(e5_folder()).save_pretrained(folder)
+    folder = classifier_folder(task.labels, "AutoModelForTokenClassification")
     examples = read_token_tag_tsv(SHARED / "panx" / "dev-de.tsv", task)
     tokenizer = AutoTokenizer.from_pretrained(folder)
     features_paths = {}

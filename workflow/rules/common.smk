@@ -210,6 +210,13 @@ def data_meta(task, lang, split):
     return f"resources/data/{task}/{lang}/{split}.meta.json"
 
 
+def score_statistics():
+    """The bootstrap and randomisation settings every score job reads."""
+    return {
+        key: config["statistics"][key] for key in ("resamples", "seed", "confidence")
+    }
+
+
 def score_data_meta(wc):
     """Provenance of every data file behind one score: training, dev and the test set."""
     if is_retrieval(wc.task):

@@ -35,10 +35,7 @@ use rule score as score_pseudo_test with:
         setting="zero-shot",
     params:
         split="pseudo-test",
-        statistics=lambda wc: {
-            key: config["statistics"][key]
-            for key in ("resamples", "seed", "confidence")
-        },
+        statistics=score_statistics(),
 
 
 rule pseudo_test_table:

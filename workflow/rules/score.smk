@@ -19,9 +19,6 @@ rule score:
         **job_resources("light"),
     params:
         split=evaluated_split,
-        statistics=lambda wc: {
-            key: config["statistics"][key]
-            for key in ("resamples", "seed", "confidence")
-        },
+        statistics=score_statistics(),
     script:
         "../scripts/score.py"

@@ -80,14 +80,6 @@ def task_settings(task_name: str, config: dict[str, Any]) -> list[str]:
     return list(config["tasks"][task_name].get("settings") or config["settings"])
 
 
-def training_languages(task_name: str, setting: str, config: dict[str, Any]) -> list[str]:
-    """Languages whose training (and dev) data one fine-tune of ``setting`` reads; for
-    in-language, the fine-tune of each language reads that language alone."""
-    if setting in ("zero-shot", "translate-test"):
-        return [get_task(task_name).train_language]
-    return task_languages(task_name, config)
-
-
 def training_splits(
     task_name: str, setting: str, language: str | None, config: dict[str, Any]
 ) -> dict[str, list[tuple[str, str]]]:

@@ -344,3 +344,44 @@ def score_files(
         "pair_classification": score_classification,
     }[task.family]
     return scorer(task, predictions, gold, predictions_path, gold_path)
+
+
+def score_record(
+    task: Task,
+    predictions_path: str | Path,
+    gold_path: str | Path,
+    run: dict[str, Any],
+    split: str,
+    statistics: dict[str, Any],
+    dev_gold_path: str | Path | None = None,
+) -> dict[str, Any]:
+    """One run's score file: the metrics, the bootstrap interval of the primary metric and the
+    per-example statistics that paired tests resample.
+
+    ``run``: model, setting, seed and language; ``statistics``: resamples, seed, confidence.
+    """
+    from mte.statistics import interval_record, resample_seed
+
+    language = run["language"]
+    result = score_files(
+        task, predictions_path, gold_path, language, dev_gold_path=dev_gold_path, eval_split=split
+    )
+    stats = result.pop("example_stats", None)
+    interval = None
+    if stats is not None:
+        seed = resample_seed(task, statistics["seed"], language)
+        interval = interval_record(
+            task, stats, statistics["resamples"], seed, statistics["confidence"]
+        )
+    return {
+        "task": task.name,
+        "language": language,
+        "model": run["model"],
+        "setting": run["setting"],
+        "seed": int(run["seed"]),
+        "split": split,
+        **result,
+        "interval": interval,
+        # per test example, in gold order: what paired significance tests resample
+        "example_stats": None if stats is None else stats.tolist(),
+    }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,6 +61,34 @@ def task_table(scores: list[dict[str, Any]], languages: list[str], metric: str) 
     return table.reset_index()
 
 
+Cell = tuple[str, str, str]
+
+
+def _seed_means(
+    scores: list[dict[str, Any]], values: Callable[[dict[str, Any]], Any]
+) -> dict[Cell, np.ndarray]:
+    """Per (model, setting, language): ``values`` of its score files averaged over seeds.
+    A cell where a seed has none, or where the seeds' arrays differ in shape, is left out."""
+    grouped: dict[Cell, list[Any]] = {}
+    for s in scores:
+        grouped.setdefault((s["model"], s["setting"], s["language"]), []).append(values(s))
+    means = {}
+    for cell, found in grouped.items():
+        if all(v is not None and len(v) for v in found):
+            arrays = [np.asarray(v, float) for v in found]
+            if len({a.shape for a in arrays}) == 1:
+                means[cell] = np.mean(arrays, axis=0)
+    return means
+
+
+def _with_row_columns(
+    table: pd.DataFrame, columns: Callable[[pd.Series], dict[str, Any]]
+) -> pd.DataFrame:
+    """``table`` plus the columns that ``columns`` gives each row."""
+    records = [columns(row) for _, row in table.iterrows()]
+    return pd.concat([table, pd.DataFrame(records, index=table.index)], axis=1)
+
+
 def with_intervals(
     table: pd.DataFrame, scores: list[dict[str, Any]], languages: list[str]
 ) -> pd.DataFrame:
@@ -72,27 +101,24 @@ def with_intervals(
     """
     from mte.statistics import percentile_interval
 
-    by_cell: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
-    for s in scores:
-        by_cell.setdefault((s["model"], s["setting"], s["language"]), []).append(s)
-    records = []
-    for _, row in table.iterrows():
-        record: dict[str, Any] = {}
-        replicates = {}
-        for lang in languages:
-            intervals = [
-                s.get("interval") for s in by_cell.get((row["model"], row["setting"], lang), [])
-            ]
-            if intervals and all(intervals):
-                replicates[lang] = np.mean([i["replicates"] for i in intervals], axis=0)
-                confidence = intervals[0]["confidence"]
-        if len(replicates) == len(languages):
-            replicates[AVERAGE] = np.mean([replicates[lang] for lang in languages], axis=0)
-        for column, values in replicates.items():
-            low, high = percentile_interval(values, confidence)
+    replicates = _seed_means(scores, lambda s: (s.get("interval") or {}).get("replicates"))
+    confidences = [s["interval"]["confidence"] for s in scores if s.get("interval")]
+
+    def intervals(row: pd.Series) -> dict[str, Any]:
+        found = {
+            lang: replicates[(row["model"], row["setting"], lang)]
+            for lang in languages
+            if (row["model"], row["setting"], lang) in replicates
+        }
+        if len(found) == len(languages):
+            found[AVERAGE] = np.mean([found[lang] for lang in languages], axis=0)
+        record = {}
+        for column, values in found.items():
+            low, high = percentile_interval(values, confidences[0])
             record[f"{column}_low"], record[f"{column}_high"] = 100 * low, 100 * high
-        records.append(record)
-    return pd.concat([table, pd.DataFrame(records, index=table.index)], axis=1)
+        return record
+
+    return _with_row_columns(table, intervals)
 
 
 def with_significance(
@@ -115,36 +141,29 @@ def with_significance(
 
     if statistic(task, task.primary_metric) is None:
         return table
-    stats: dict[tuple[str, str, str], np.ndarray] = {}
-    grouped: dict[tuple[str, str, str], list] = {}
-    for s in scores:
-        if s.get("example_stats"):
-            grouped.setdefault((s["model"], s["setting"], s["language"]), []).append(
-                np.asarray(s["example_stats"], float)
+    stats = _seed_means(scores, lambda s: s.get("example_stats"))
+
+    def p_values(row: pd.Series) -> dict[str, Any]:
+        if (row["model"], row["setting"]) == tuple(baseline):
+            return {}
+        pairs = {}
+        for lang in languages:
+            a = stats.get((row["model"], row["setting"], lang))
+            b = stats.get((baseline[0], baseline[1], lang))
+            if a is not None and b is not None and a.shape == b.shape:
+                pairs[lang] = (a, b)
+        record = {}
+        for lang, pair in pairs.items():
+            test = paired_randomization(task, task.primary_metric, [pair], trials, seed)
+            record[f"{lang}_p"] = test["p_value"]
+        if len(pairs) == len(languages):
+            test = paired_randomization(
+                task, task.primary_metric, list(pairs.values()), trials, seed
             )
-    for key, arrays in grouped.items():
-        if len({a.shape for a in arrays}) == 1:
-            stats[key] = np.mean(arrays, axis=0)
-    records = []
-    for _, row in table.iterrows():
-        record: dict[str, Any] = {}
-        if (row["model"], row["setting"]) != tuple(baseline):
-            pairs = {}
-            for lang in languages:
-                a = stats.get((row["model"], row["setting"], lang))
-                b = stats.get((baseline[0], baseline[1], lang))
-                if a is not None and b is not None and a.shape == b.shape:
-                    pairs[lang] = (a, b)
-            for lang, pair in pairs.items():
-                test = paired_randomization(task, task.primary_metric, [pair], trials, seed)
-                record[f"{lang}_p"] = test["p_value"]
-            if len(pairs) == len(languages):
-                test = paired_randomization(
-                    task, task.primary_metric, list(pairs.values()), trials, seed
-                )
-                record[f"{AVERAGE}_p"] = test["p_value"]
-        records.append(record)
-    return pd.concat([table, pd.DataFrame(records, index=table.index)], axis=1)
+            record[f"{AVERAGE}_p"] = test["p_value"]
+        return record
+
+    return _with_row_columns(table, p_values)
 
 
 def with_statistics(
