@@ -78,6 +78,16 @@ def test_resume_after_a_kill_reaches_the_same_weights(
         **args, out_dir=tmp_path / "a", checkpoint_dir=tmp_path / "ca", hp=HP, seed=3
     )
     assert [h["epoch"] for h in straight["history"]] == [1, 2]
+    # the written folder is a whole Hugging Face model: its tokenizer is the base model's
+    base, written = (
+        AutoTokenizer.from_pretrained(tiny_model),
+        AutoTokenizer.from_pretrained(tmp_path / "a"),
+    )
+    assert (
+        written.pad_token_id == base.pad_token_id == load_features(feature_files["train"])["pad_id"]
+    )
+    text = "Ein Mann schläft. A man sleeps."
+    assert written(text)["input_ids"] == base(text)["input_ids"]
     assert not (tmp_path / "ca").exists()  # checkpoints go once the model is written
 
     calls = {"n": 0}
@@ -169,3 +179,61 @@ def test_sigterm_saves_a_checkpoint_at_the_current_step_and_stops(
     assert resumed["history"] == straight["history"]
     a, b = _weights(tmp_path / "a"), _weights(tmp_path / "b")
     assert all(torch.equal(a[name], b[name]) for name in a)
+
+
+class _ScriptedDevScores:
+    """A head whose dev scores follow a script and which keeps the weights it was asked to
+    score, so that a test can tell which epoch's weights were written."""
+
+    def __init__(self, head, scores: list[float]) -> None:
+        self._head, self._scores, self.weights = head, list(scores), []
+
+    def __getattr__(self, name: str):
+        return getattr(self._head, name)
+
+    def predict(self, model, *args, **kwargs):
+        self.weights.append({k: v.clone() for k, v in model.state_dict().items()})
+        return self._head.predict(model, *args, **kwargs)
+
+    def dev_score(self, features, predicted) -> float:
+        return self._scores.pop(0)
+
+
+@pytest.mark.parametrize(("scores", "selected"), [([0.9, 0.1, 0.5], 1), ([0.1, 0.2, 0.5], 3)])
+def test_the_epoch_with_the_best_dev_score_is_written(
+    tiny_model: Path,
+    feature_files: dict[str, Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    scores: list[float],
+    selected: int,
+) -> None:
+    """Model selection: an earlier epoch's weights come back from its saved copy; the last
+    epoch's are the model's own."""
+    heads = []
+
+    def scripted_head_for(features):
+        heads.append(_ScriptedDevScores(mte.heads.head_for(features), scores))
+        return heads[-1]
+
+    import mte.heads
+
+    monkeypatch.setattr(mte.finetune, "head_for", scripted_head_for)
+    record = finetune(
+        model_dir=tiny_model,
+        train_paths=[feature_files["train"]],
+        dev_paths=[feature_files["dev"]],
+        out_dir=tmp_path / "m",
+        checkpoint_dir=tmp_path / "c",
+        hp={**HP, "epochs": 3},
+        seed=5,
+    )
+    assert record["selected"]["epoch"] == selected
+    assert [h["dev_score"] for h in record["history"]] == scores
+    written = _weights(tmp_path / "m")
+    at_epoch = heads[0].weights[selected - 1]
+    assert all(torch.equal(written[name], at_epoch[name]) for name in written)
+    # the epochs' weights differ, so the comparison tells them apart
+    assert not torch.equal(
+        heads[0].weights[0]["classifier.weight"], heads[0].weights[2]["classifier.weight"]
+    )

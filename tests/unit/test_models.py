@@ -11,9 +11,15 @@ from pathlib import Path
 import pytest
 from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
-from mte.errors import ConfigError
+from mte.errors import ConfigError, MteError
 from mte.io import sha256_file
-from mte.models import MODEL_RECORD, embedding_usage, prepare_model
+from mte.models import (
+    MODEL_RECORD,
+    copy_tokenizer,
+    embedding_usage,
+    padding_id,
+    prepare_model,
+)
 
 
 def test_local_folder_is_linked_with_checksums(tiny_model: Path, tmp_path: Path) -> None:
@@ -58,3 +64,22 @@ def test_hub_model_offline_says_how_to_use_a_local_folder(tmp_path: Path) -> Non
     assert done.returncode != 0
     assert "could not download model FacebookAI/xlm-roberta-base" in done.stderr
     assert "source: local, path:" in done.stderr
+
+
+def test_padding_id_comes_from_the_features_else_from_the_tokenizer(tiny_model: Path) -> None:
+    pad = AutoTokenizer.from_pretrained(tiny_model).pad_token_id
+    assert padding_id({"pad_id": 7}, tiny_model) == 7
+    # features tokenised before the id was recorded
+    assert padding_id({"input_ids": []}, tiny_model) == pad
+
+
+def test_copy_tokenizer_copies_only_tokenizer_files(tiny_model: Path, tmp_path: Path) -> None:
+    copied = copy_tokenizer(tiny_model, tmp_path)
+    assert "tokenizer.json" in copied
+    assert not {"config.json", "model.safetensors", MODEL_RECORD} & set(copied)
+    assert sorted(p.name for p in tmp_path.iterdir()) == copied
+    empty = tmp_path / "weights-only"
+    empty.mkdir()
+    (empty / "config.json").write_text("{}")
+    with pytest.raises(MteError, match="no tokenizer files"):
+        copy_tokenizer(empty, tmp_path)

@@ -32,6 +32,8 @@ def tokenize_pairs(
         "labels": [],
         "label_names": list(task.labels),
         "max_length": max_length,
+        # so that fine-tuning and prediction pad without loading the tokenizer (seconds)
+        "pad_id": tokenizer.pad_token_id,
     }
     keep_types = "token_type_ids" in tokenizer.model_input_names
     if keep_types:
@@ -144,6 +146,8 @@ def tokenize_tagging(
         "ids": [e["id"] for e in examples],
         "label_names": list(task.labels),
         "max_length": max_length,
+        # so that fine-tuning and prediction pad without loading the tokenizer (seconds)
+        "pad_id": tokenizer.pad_token_id,
         "label_subword": label_subword,
         "word_labels": [],
         "input_ids": [],
@@ -247,6 +251,8 @@ def tokenize_qa(
         "ids": [e["id"] for e in examples],
         "label_names": [],
         "max_length": max_length,
+        # so that fine-tuning and prediction pad without loading the tokenizer (seconds)
+        "pad_id": tokenizer.pad_token_id,
         "contexts": [e["context"] for e in examples],
         "answers": [e["answers"]["text"] for e in examples],
         "input_ids": [],

@@ -20,6 +20,7 @@ from mte.features import concat_features, load_features
 from mte.heads import auto_model_class, head_for
 from mte.io import atomic_path, sha256_file, write_json
 from mte.logs import progress_bar
+from mte.models import copy_tokenizer, padding_id
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +99,7 @@ def finetune(
     same signature (hyper-parameters, seed, training data, model) in ``checkpoint_dir`` is
     resumed from its exact step; the data order and dropout RNG are restored with it.
     """
-    from transformers import AutoTokenizer, get_linear_schedule_with_warmup
+    from transformers import get_linear_schedule_with_warmup
 
     model_dir, out_dir, checkpoint_dir = Path(model_dir), Path(out_dir), Path(checkpoint_dir)
     train_paths = [Path(p) for p in train_paths]
@@ -107,11 +108,10 @@ def finetune(
     head = head_for(train)
     labels = train["label_names"]
     torch.manual_seed(seed)
-    tokenizer = AutoTokenizer.from_pretrained(model_dir)
     model = auto_model_class(head).from_pretrained(model_dir, **head.label_config(labels))
     if hp["freeze_word_embeddings"]:
         model.get_input_embeddings().weight.requires_grad_(False)
-    pad_id = tokenizer.pad_token_id
+    pad_id = padding_id(train, model_dir)
     # the fused kernel updates all parameters in one pass: on a CPU twice as fast a step as
     # the per-tensor loop when the 96M-parameter embedding matrix trains (Trainer's default too)
     optimizer = torch.optim.AdamW(
@@ -210,21 +210,28 @@ def finetune(
                 {"epoch": state["epoch"] + 1, "step": state["step"], "dev_score": dev_score}
             )
             log.info("epoch %d: dev score %.4f", state["epoch"] + 1, dev_score)
+            last_epoch = state["epoch"] + 1 == hp["epochs"]
             if state["best"] is None or dev_score > state["best"]["dev_score"]:
                 state["best"] = state["history"][-1]
-                _save(model.state_dict(), checkpoint_dir / BEST)
+                # the last epoch's weights are the model's own: no copy to write and read back
+                if not last_epoch:
+                    _save(model.state_dict(), checkpoint_dir / BEST)
             state["epoch"] += 1
             state["batch"] = 0
-            save_checkpoint()
-            stop_if_asked()
+            # after the last epoch only the model remains to be written (seconds): a checkpoint
+            # to resume a finished loop would cost more (1.4 GB for e5-small) than it saves
+            if not last_epoch:
+                save_checkpoint()
+                stop_if_asked()
     progress.close()
     # this run's seconds in the training loop (steps, dev evaluations, checkpoints)
     loop_seconds = time.perf_counter() - started
 
-    model.load_state_dict(torch.load(checkpoint_dir / BEST, weights_only=True))
+    if state["best"]["epoch"] != state["history"][-1]["epoch"]:
+        model.load_state_dict(torch.load(checkpoint_dir / BEST, weights_only=True))
     out_dir.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(out_dir)
-    tokenizer.save_pretrained(out_dir)
+    copy_tokenizer(model_dir, out_dir)
     record = {
         "hyperparameters": hp,
         "seed": seed,

@@ -157,3 +157,44 @@ def build_tiny_model(out_dir: str | Path, texts: Iterable[str], seed: int = 0) -
     )
     BertModel(config).save_pretrained(out_dir)
     return {"source": "tiny", "seed": seed, "sha256": sha256_file(out_dir / "model.safetensors")}
+
+
+# what transformers' tokenizers read from a folder (a SentencePiece model ends in .model)
+TOKENIZER_FILES = (
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "special_tokens_map.json",
+    "added_tokens.json",
+    "chat_template.jinja",
+    "vocab.txt",
+    "vocab.json",
+    "merges.txt",
+)
+
+
+def copy_tokenizer(model_dir: str | Path, out_dir: str | Path) -> list[str]:
+    """Copy a folder's tokenizer files into ``out_dir`` (as ``save_pretrained`` would write
+    them, without the seconds of loading a 250k-piece tokenizer); returns the names copied."""
+    import shutil
+
+    model_dir, out_dir = Path(model_dir), Path(out_dir)
+    names = sorted(
+        path.name
+        for path in model_dir.iterdir()
+        if path.is_file() and (path.name in TOKENIZER_FILES or path.suffix == ".model")
+    )
+    if not names:
+        raise MteError(f"{model_dir}: no tokenizer files ({', '.join(TOKENIZER_FILES)})")
+    for name in names:
+        shutil.copyfile(model_dir / name, out_dir / name)
+    return names
+
+
+def padding_id(features: dict[str, Any], model_dir: str | Path) -> int:
+    """The padding id the features were made with (recorded at tokenisation; features made
+    by earlier versions lack it, and then the model folder's tokenizer says)."""
+    if features.get("pad_id") is not None:
+        return int(features["pad_id"])
+    from transformers import AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(model_dir).pad_token_id

@@ -7,12 +7,11 @@ from typing import Any
 
 from mte.errors import MteError
 from mte.heads import auto_model_class, head_for
+from mte.models import padding_id
 
 
-def load_finetuned(model_dir: str | Path, features: dict[str, Any]) -> tuple[Any, Any]:
-    """Load a fine-tuned model and its tokenizer; its labels must be the features' labels."""
-    from transformers import AutoTokenizer
-
+def load_finetuned(model_dir: str | Path, features: dict[str, Any]) -> Any:
+    """Load a fine-tuned model; its labels must be the features' labels."""
     model = auto_model_class(head_for(features)).from_pretrained(model_dir)
     model_labels = [model.config.id2label[i] for i in range(model.config.num_labels)]
     if features["label_names"] and model_labels != list(features["label_names"]):
@@ -20,7 +19,7 @@ def load_finetuned(model_dir: str | Path, features: dict[str, Any]) -> tuple[Any
             f"{model_dir}: the model's labels {model_labels} are not the task's "
             f"{features['label_names']}"
         )
-    return model, AutoTokenizer.from_pretrained(model_dir)
+    return model
 
 
 def predict_records(
@@ -28,6 +27,7 @@ def predict_records(
 ) -> list[dict[str, Any]]:
     """Predict every example of ``features``: ``{id, label}`` or ``{id, tags}`` records."""
     head = head_for(features)
-    model, tokenizer = load_finetuned(model_dir, features)
-    predicted = head.predict(model, features, batch_size, tokenizer.pad_token_id, progress=True)
+    model = load_finetuned(model_dir, features)
+    pad_id = padding_id(features, model_dir)
+    predicted = head.predict(model, features, batch_size, pad_id, progress=True)
     return head.records(features, predicted)
