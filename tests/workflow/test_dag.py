@@ -35,31 +35,95 @@ def _base(tmp_path: Path) -> dict:
     }
 
 
-@pytest.mark.parametrize(
-    ("change", "expected"),
-    [
-        (
-            lambda c, t: c["tasks"].update({"nli": {"source": "demo"}}),
-            "config key 'tasks.nli': unknown task 'nli'",
+def _hp(**values):
+    return lambda c, t: c["tasks"]["xnli"].update({"hyperparameters": values})
+
+
+# every entry: what a user gets wrong, and the one message that must name the key at fault
+BAD_CONFIGS = {
+    "unknown-task": (
+        lambda c, t: c["tasks"].update({"nli": {"source": "demo"}}),
+        "config key 'tasks.nli': unknown task 'nli'",
+    ),
+    "unknown-language": (
+        lambda c, t: c["tasks"]["xnli"].update({"languages": ["en", "yy"]}),
+        "config key 'tasks.xnli.languages': 'yy' is not a language of XNLI",
+    ),
+    "language-not-in-the-data": (
+        lambda c, t: c["tasks"]["xnli"].update({"languages": ["en", "fr"]}),
+        "config key 'tasks.xnli.languages': the demo data of XNLI has no 'fr'",
+    ),
+    "missing-file": (
+        lambda c, t: c["tasks"].update({"xnli": {"source": "files", "path": str(t)}}),
+        "config key 'tasks.xnli.path': no train file for XNLI language 'en'",
+    ),
+    "unknown-data-source": (
+        lambda c, t: c["tasks"]["xnli"].update({"source": "s3"}),
+        "config key 'tasks.xnli.source'",
+    ),
+    "unknown-setting": (
+        lambda c, t: c.update({"settings": ["zero-shot", "few-shot"]}),
+        "config key 'settings",
+    ),
+    "unknown-model-source": (
+        lambda c, t: c.update({"models": [{"name": "m", "source": "ftp"}]}),
+        "config key 'models.m.source'",
+    ),
+    "hub-model-without-id": (
+        lambda c, t: c.update({"models": [{"name": "m", "source": "hub"}]}),
+        "config key 'models.m.id'",
+    ),
+    "duplicate-model-names": (
+        lambda c, t: c.update({"models": [{"name": "m", "source": "tiny"}] * 2}),
+        "config key 'models': ",
+    ),
+    "zero-epochs": (_hp(epochs=0), "config key 'tasks.xnli.hyperparameters.epochs'"),
+    "negative-epochs": (_hp(epochs=-2), "config key 'tasks.xnli.hyperparameters.epochs'"),
+    "zero-batch-size": (_hp(batch_size=0), "config key 'tasks.xnli.hyperparameters.batch_size'"),
+    "zero-learning-rate": (
+        _hp(learning_rate=0),
+        "config key 'tasks.xnli.hyperparameters.learning_rate'",
+    ),
+    "negative-learning-rate": (
+        _hp(learning_rate=-1e-5),
+        "config key 'tasks.xnli.hyperparameters.learning_rate'",
+    ),
+    "duplicate-seeds": (lambda c, t: c.update({"seeds": [1, 2, 1]}), "config key 'seeds'"),
+    "translate-train-without-translations": (
+        lambda c, t: c.update({"settings": ["translate-train"]}),
+        "config key 'tasks.xnli.translations': 'translate-train' needs machine translations",
+    ),
+    "setting-without-its-data": (
+        lambda c, t: c.update(
+            {"settings": ["translate-train"], "tasks": {"mrpc": {"source": "demo"}}}
         ),
-        (
-            lambda c, t: c["tasks"]["xnli"].update({"languages": ["en", "yy"]}),
-            "config key 'tasks.xnli.languages': 'yy' is not a language of XNLI",
-        ),
-        (
-            lambda c, t: c["tasks"].update({"xnli": {"source": "files", "path": str(t)}}),
-            "config key 'tasks.xnli.path': no train file for XNLI language 'en'",
-        ),
-    ],
-    ids=["unknown-task", "unknown-language", "missing-file"],
-)
+        "config key 'settings': MRPC has no translated data for 'translate-train'",
+    ),
+    "unknown-eval-split": (
+        lambda c, t: c["tasks"]["xnli"].update({"eval_split": "validation"}),
+        "config key 'tasks.xnli.eval_split'",
+    ),
+    "baseline-of-another-model": (
+        lambda c, t: c.update({"statistics": {"baseline": {"model": "x", "setting": "zero-shot"}}}),
+        "config key 'statistics.baseline.model': 'x' is not a configured model",
+    ),
+    "unknown-key": (
+        lambda c, t: c["tasks"]["xnli"].update({"epochs": 3}),
+        "config key 'tasks.xnli'",
+    ),
+}
+
+
+@pytest.mark.parametrize(("change", "expected"), BAD_CONFIGS.values(), ids=BAD_CONFIGS.keys())
 def test_bad_config_stops_before_any_job(tmp_path: Path, change, expected: str) -> None:
     config = _base(tmp_path)
     change(config, tmp_path)
     done = run_snakemake(tmp_path, config)
     assert done.returncode != 0
-    assert expected in done.stderr
+    assert expected in done.stderr, done.stderr[-2000:]
     assert done.stderr.count("Configuration error") == 1
+    # the message, and nothing else of ours: no traceback of our code
+    assert "Traceback" not in done.stderr
     assert not (tmp_path / "results").exists() and not (tmp_path / "resources").exists()
 
 
