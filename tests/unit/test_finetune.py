@@ -237,3 +237,65 @@ def test_the_epoch_with_the_best_dev_score_is_written(
     assert not torch.equal(
         heads[0].weights[0]["classifier.weight"], heads[0].weights[2]["classifier.weight"]
     )
+
+
+SLOW_FINETUNE = """
+import json, sys, time
+import mte.finetune as module
+real_collate = module.collate
+def slow_collate(*args, **kwargs):  # slow steps, so that the kill lands mid-epoch
+    time.sleep(0.3)
+    return real_collate(*args, **kwargs)
+module.collate = slow_collate
+job = json.loads(sys.argv[1])
+module.finetune(**job)
+"""
+
+
+def test_sigkill_mid_epoch_resumes_from_the_last_checkpoint_to_the_same_weights(
+    tiny_model: Path, feature_files: dict[str, Path], tmp_path: Path, caplog
+) -> None:
+    """A fine-tune killed outright (SIGKILL: no handler runs, as when a node dies or the
+    memory limit is hit) resumes on rerun from its last periodic checkpoint and reaches the
+    weights of an uninterrupted run with the same seed."""
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    args = dict(
+        model_dir=str(tiny_model),
+        train_paths=[str(feature_files["train"])],
+        dev_paths=[str(feature_files["dev"])],
+        hp=HP,
+        seed=6,
+    )
+    straight = finetune(**args, out_dir=tmp_path / "a", checkpoint_dir=tmp_path / "ca")
+    job = {**args, "out_dir": str(tmp_path / "b"), "checkpoint_dir": str(tmp_path / "cb")}
+    scripts = Path(mte.finetune.__file__).parents[1]
+    process = subprocess.Popen(
+        [sys.executable, "-c", SLOW_FINETUNE, json.dumps(job)],
+        env={**os.environ, "PYTHONPATH": str(scripts)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    checkpoint = tmp_path / "cb" / "checkpoint.pt"
+    deadline = time.monotonic() + 120
+    while not checkpoint.is_file() and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)  # into the steps after the checkpoint
+    process.send_signal(signal.SIGKILL)
+    assert process.wait() == -signal.SIGKILL
+    assert not (tmp_path / "b" / "model.safetensors").exists()
+    saved = torch.load(checkpoint, weights_only=False)["state"]
+    steps_per_epoch = straight["history"][0]["step"]
+    assert saved["step"] % HP["checkpoint_every_steps"] == 0 and saved["step"] < steps_per_epoch
+    with caplog.at_level(logging.INFO, logger="mte.finetune"):
+        resumed = finetune(**job)
+    assert f"resuming from checkpoint at step {saved['step']}" in caplog.text
+    assert resumed["history"] == straight["history"]
+    a, b = _weights(tmp_path / "a"), _weights(tmp_path / "b")
+    assert a.keys() == b.keys()
+    assert all(torch.equal(a[name], b[name]) for name in a)

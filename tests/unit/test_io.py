@@ -1,0 +1,57 @@
+"""Atomic outputs: a job killed while writing leaves nothing Snakemake would take as done."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import mte.io
+
+SLOW_WRITER = """
+import sys, time
+from mte.io import write_jsonl
+def records():
+    for i in range(1000):
+        if i == 100:
+            print("halfway", flush=True)
+            time.sleep(60)
+        yield {"id": str(i), "label": "neutral"}
+write_jsonl(sys.argv[1], records())
+"""
+
+
+def test_predictions_killed_mid_write_leave_no_output(tmp_path: Path) -> None:
+    out = tmp_path / "predictions" / "de.jsonl"
+    scripts = Path(mte.io.__file__).parents[1]
+    process = subprocess.Popen(
+        [sys.executable, "-c", SLOW_WRITER, str(out)],
+        env={**os.environ, "PYTHONPATH": str(scripts)},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout.readline().strip() == "halfway"
+    time.sleep(0.2)
+    process.send_signal(signal.SIGKILL)
+    assert process.wait() == -signal.SIGKILL
+    assert not out.exists()
+    # what was written went to a hidden temporary name, never to the output's
+    leftovers = list(out.parent.iterdir())
+    assert len(leftovers) == 1 and leftovers[0].name.startswith(".de.jsonl.")
+
+
+def test_an_error_while_writing_leaves_no_output(tmp_path: Path) -> None:
+    out = tmp_path / "scores.jsonl"
+
+    def failing():
+        yield {"id": "1"}
+        raise RuntimeError("disk full")
+
+    with pytest.raises(RuntimeError, match="disk full"):
+        mte.io.write_jsonl(out, failing())
+    assert not out.exists() and list(tmp_path.iterdir()) == []
