@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,8 @@ from mte.errors import ConfigError, MteError
 from mte.io import sha256_file, write_json
 
 MODEL_RECORD = "mte_model.json"
+# what a model folder needs from a hub repository (not other frameworks' weights)
+HUB_FILES = ["*.json", "*.safetensors", "*.model", "*.txt"]
 SPECIAL_TOKENS = ("<s>", "<pad>", "</s>", "<unk>", "<mask>")
 
 
@@ -74,20 +77,50 @@ def _snapshot_hub(model_cfg: dict[str, Any], out_dir: Path) -> dict[str, Any]:
     revision resolved to is recorded, so that a branch name still pins the result."""
     from huggingface_hub import HfApi, snapshot_download
 
+    from mte.network import (
+        check_hub_reachable,
+        offline_requested,
+        recorded_checksums,
+        verify_checksums,
+        with_retries,
+    )
+
     repo_id, revision = model_cfg["id"], model_cfg.get("revision", "main")
+    what = f"could not download model {repo_id} (revision {revision})"
+    hint = (
+        f"Without network access, download it elsewhere and set models: "
+        f"[{{name: {model_cfg['name']}, source: local, path: /the/folder}}]."
+    )
+    offline = offline_requested()
     try:
-        commit = HfApi().model_info(repo_id, revision=revision).sha
-        snapshot_download(
-            repo_id=repo_id,
-            revision=commit,
-            local_dir=out_dir,
-            allow_patterns=["*.json", "*.safetensors", "*.model", "*.txt"],
+        if not offline:
+            check_hub_reachable(what, hint)
+        attempts = 1 if offline else 4
+        info = with_retries(
+            lambda: HfApi().model_info(repo_id, revision=revision, files_metadata=True),
+            what,
+            attempts,
         )
+        commit = info.sha
+        with_retries(
+            lambda: snapshot_download(
+                repo_id=repo_id, revision=commit, local_dir=out_dir, allow_patterns=HUB_FILES
+            ),
+            what,
+            attempts,
+        )
+        # the weights are what the hub recorded for this commit, byte for byte
+        wanted = {
+            name: sha
+            for name, sha in recorded_checksums(info.siblings).items()
+            if any(fnmatch(name, pattern) for pattern in HUB_FILES)
+        }
+        verify_checksums(out_dir, wanted, f"{repo_id} at {commit}")
+    except MteError:
+        raise
     except Exception as err:  # offline, unknown id or revision
         raise MteError(
-            f"could not download model {repo_id} (revision {revision}) from the Hugging Face "
-            f"hub: {type(err).__name__}: {err}. Without network access, download it elsewhere "
-            f"and set models: [{{name: {model_cfg['name']}, source: local, path: /the/folder}}]."
+            f"{what} from the Hugging Face hub: {type(err).__name__}: {err}. {hint}"
         ) from err
     return {"source": "hub", "id": repo_id, "revision": revision, "commit": commit}
 

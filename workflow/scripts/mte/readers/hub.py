@@ -10,27 +10,46 @@ from __future__ import annotations
 from typing import Any
 
 from mte.errors import MteError
+from mte.network import (
+    HubUnavailableError,
+    check_hub_reachable,
+    offline_requested,
+    with_retries,
+)
 from mte.tasks import Task
-
-
-class HubUnavailableError(MteError):
-    """The hub could not be reached (offline, or the id/config does not exist)."""
 
 
 def load_hub_split(
     hub_id: str, config_name: str | None, split: str, revision: str | None = None
 ) -> Any:
-    """``datasets.load_dataset`` for one config and split, with an actionable error."""
+    """``datasets.load_dataset`` for one config and split, with an actionable error.
+
+    Offline (``HF_HUB_OFFLINE``/``HF_DATASETS_OFFLINE``): the local cache only, one try.
+    Otherwise the hub must answer within seconds, a flaky connection is retried with
+    backoff, and ``datasets`` verifies the files and split sizes against the checksums and
+    counts the dataset records (``verification_mode="all_checks"``).
+    """
     import datasets
 
+    what = f"could not load {hub_id} (config {config_name}, split {split})"
+    hint = (
+        "Without network access, set the task's 'source: files' and 'path:' to a local copy "
+        "in the benchmark's released format (see README.md, 'Running on local files')."
+    )
+    offline = offline_requested()
+    if not offline:
+        check_hub_reachable(what, hint)
+
+    def load() -> Any:
+        return datasets.load_dataset(
+            hub_id, config_name, split=split, revision=revision, verification_mode="all_checks"
+        )
+
     try:
-        return datasets.load_dataset(hub_id, config_name, split=split, revision=revision)
+        return with_retries(load, what, attempts=1 if offline else 4)
     except Exception as err:  # datasets raises many types for "cannot fetch"
         raise HubUnavailableError(
-            f"could not load {hub_id} (config {config_name}, split {split}) from the Hugging "
-            f"Face hub: {type(err).__name__}: {err}. Without network access, set the task's "
-            "'source: files' and 'path:' to a local copy in the benchmark's released format "
-            "(see README.md, 'Running on local files')."
+            f"{what} from the Hugging Face hub: {type(err).__name__}: {err}. {hint}"
         ) from err
 
 
