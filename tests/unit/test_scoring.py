@@ -91,3 +91,103 @@ def test_qa_scores_use_the_languages_normalisation() -> None:
         score_qa(TASKS["xquad"], [{"id": "1", "label": "x"}], gold, "p", "g", "es")
     with pytest.raises(IntegrityError, match="gold ids have no prediction"):
         score_qa(TASKS["xquad"], [{"id": "2", "answer": "x"}], gold, "p", "g", "es")
+
+
+def _files(tmp_path, predictions: list[dict], gold: list[dict]):
+    from mte.io import write_jsonl
+
+    write_jsonl(tmp_path / "predictions.jsonl", predictions)
+    write_jsonl(tmp_path / "gold.jsonl", gold)
+    return tmp_path / "predictions.jsonl", tmp_path / "gold.jsonl"
+
+
+TAG_GOLD = [
+    {"id": "1", "tokens": ["Paris", "is"], "tags": ["B-LOC", "O"]},
+    {"id": "2", "tokens": ["Anna"], "tags": ["B-PER"]},
+]
+QA_GOLD = [
+    {
+        "id": "q1",
+        "context": "Paris is big.",
+        "question": "?",
+        "answers": {"text": ["Paris"], "answer_start": [0]},
+    },
+    {
+        "id": "q2",
+        "context": "Anna sleeps.",
+        "question": "?",
+        "answers": {"text": ["Anna"], "answer_start": [0]},
+    },
+]
+STS_GOLD = [
+    {"id": "1", "text_a": "", "text_b": "", "label": 1.0},
+    {"id": "2", "text_a": "", "text_b": "", "label": 4.0},
+]
+
+
+@pytest.mark.parametrize(
+    ("task", "gold", "predictions", "message"),
+    [
+        ("panx", TAG_GOLD, [{"id": "1", "tags": ["B-LOC", "O"]}], "1 gold ids have no prediction"),
+        (
+            "panx",
+            TAG_GOLD,
+            [
+                {"id": i, "tags": t["tags"]}
+                for i, t in (("1", TAG_GOLD[0]), ("1", TAG_GOLD[0]), ("2", TAG_GOLD[1]))
+            ],
+            "duplicated prediction ids",
+        ),
+        (
+            "panx",
+            TAG_GOLD,
+            [{"id": "1", "tags": ["B-LOC", "O"]}, {"id": "2", "tags": ["B-XYZ"]}],
+            "'B-XYZ' are not tags of PAN-X",
+        ),
+        ("xquad", QA_GOLD, [{"id": "q1", "answer": "Paris"}], "1 gold ids have no prediction"),
+        (
+            "xquad",
+            QA_GOLD,
+            [
+                {"id": "q1", "answer": "Paris"},
+                {"id": "q2", "answer": "Anna"},
+                {"id": "q9", "answer": "x"},
+            ],
+            "1 predicted ids are not in the gold file",
+        ),
+        (
+            "stsb",
+            STS_GOLD,
+            [{"id": "1", "score": 1.0}, {"id": "2", "score": float("nan")}],
+            "no finite score for id(s) '2'",
+        ),
+        (
+            "xnli",
+            GOLD,
+            _pred(("1", "neutral"), ("2", "neutral"), ("3", "NEUTRAL")),
+            "'NEUTRAL' are not labels of XNLI",
+        ),
+    ],
+    ids=[
+        "tags-missing",
+        "tags-duplicated",
+        "tag-unknown",
+        "qa-missing",
+        "qa-extra",
+        "sts-nan",
+        "label-unknown",
+    ],
+)
+def test_the_score_rule_stops_on_mismatched_files(
+    tmp_path, task: str, gold: list, predictions: list, message: str
+) -> None:
+    """Through the score rule's own entry point, reading the files: one message, no score."""
+    from mte.scoring import score_record
+
+    predictions_path, gold_path = _files(tmp_path, predictions, gold)
+    run = {"model": "m", "setting": "zero-shot", "seed": 1, "language": "de"}
+    statistics = {"resamples": 10, "seed": 1, "confidence": 0.95}
+    with pytest.raises(IntegrityError) as caught:
+        score_record(TASKS[task], predictions_path, gold_path, run, "test", statistics)
+    assert message in str(caught.value)
+    assert str(predictions_path) in str(caught.value) or str(gold_path) in str(caught.value)
