@@ -133,8 +133,9 @@ def main() -> None:
         "AdamW over all 118M parameters, gradient clipping); ours also evaluates the dev set",
         "for model selection. Made faster: no resumable checkpoint (1.4 GB, 5.4 s here) and no",
         "copy of the best weights after the last epoch; padding id and tokenizer files without",
-        "loading the tokenizer (1.8 s); huge pages for PyTorch's large CPU allocations (a",
-        "384 MB gradient: 0.20 s to 0.08 s to allocate and touch).",
+        "loading the tokenizer (1.8 s). Tried and dropped: transparent huge pages for",
+        "PyTorch's large CPU allocations (a 384 MB allocation 0.20 s -> 0.08 s, but no",
+        "difference in the fine-tune benchmark beyond its noise).",
     ]
     (REPO / "BENCHMARKS.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(REPO / "BENCHMARKS.md")
