@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORES ?= all
 
-.PHONY: install run test test-slurm test-real real-readme lint format clean
+.PHONY: install run test test-long test-slurm test-real real-readme lint format clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,10 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/pytest -q
+
+# end-to-end reliability runs kept out of the default run for time: determinism, a hard kill
+test-long: $(STAMP)
+	$(BIN)/pytest -q tests/long
 
 # the workflow on a real single-node SLURM cluster the test starts (root; installs SLURM with apt)
 test-slurm: $(STAMP)

@@ -39,7 +39,7 @@ def config(workdir: Path, tiny_model: Path) -> dict:
     small = {"epochs": 1, "batch_size": 16, "max_length": 64, "learning_rate": 1e-4}
     return {
         # one built tiny model for every run of this module: building one trains a tokenizer,
-        # which is not reproducible across processes (see the determinism test)
+        # which is not reproducible across processes (see tests/long/test_determinism.py)
         "models": [{"name": "tiny", "source": "local", "path": str(tiny_model)}],
         "tasks": {
             "xnli": {"source": "demo", "languages": ["en", "de", "zh"], "hyperparameters": small},
@@ -118,30 +118,6 @@ def test_second_run_has_nothing_to_do(workdir: Path, config: dict, first_run) ->
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Nothing to be done" in done.stderr
     assert job_counts(done.stdout + done.stderr) == {}
-
-
-def test_the_same_config_and_seed_twice_gives_byte_identical_outputs(
-    workdir: Path, config: dict, first_run, tmp_path: Path
-) -> None:
-    """Determinism on CPU: a second, independent run in another directory, from the same
-    model folder, writes the same bytes: every prediction file and fine-tuned model; every
-    score, provenance aside. (The same model folder, as with a real model's files: the tiny
-    test model's tokenizer trainer orders pieces of equal score differently per process.)"""
-    done = run_snakemake(tmp_path, copy.deepcopy(config))
-    assert done.returncode == 0, done.stderr[-3000:]
-    compared = 0
-    for pattern in ("*/*/*/seed*/predictions/*.jsonl", "*/*/*/seed*/model/model.safetensors"):
-        for first in sorted((workdir / "results").glob(pattern)):
-            second = tmp_path / "results" / first.relative_to(workdir / "results")
-            assert second.read_bytes() == first.read_bytes(), first
-            compared += 1
-    # XNLI en, de, zh and PAWS-X en, de predictions; one model per task
-    assert compared == 5 + 2
-    for first in sorted((workdir / "results").glob("*/*/*/seed*/scores/*.json")):
-        second = tmp_path / "results" / first.relative_to(workdir / "results")
-        a, b = json.loads(first.read_text()), json.loads(second.read_text())
-        a.pop("provenance"), b.pop("provenance")
-        assert a == b, first
 
 
 def test_adding_a_language_reruns_only_that_language(
