@@ -77,13 +77,7 @@ def _snapshot_hub(model_cfg: dict[str, Any], out_dir: Path) -> dict[str, Any]:
     revision resolved to is recorded, so that a branch name still pins the result."""
     from huggingface_hub import HfApi, snapshot_download
 
-    from mte.network import (
-        check_hub_reachable,
-        offline_requested,
-        recorded_checksums,
-        verify_checksums,
-        with_retries,
-    )
+    from mte.network import hub_caller, recorded_checksums, verify_checksums
 
     repo_id, revision = model_cfg["id"], model_cfg.get("revision", "main")
     what = f"could not download model {repo_id} (revision {revision})"
@@ -91,23 +85,14 @@ def _snapshot_hub(model_cfg: dict[str, Any], out_dir: Path) -> dict[str, Any]:
         f"Without network access, download it elsewhere and set models: "
         f"[{{name: {model_cfg['name']}, source: local, path: /the/folder}}]."
     )
-    offline = offline_requested()
     try:
-        if not offline:
-            check_hub_reachable(what, hint)
-        attempts = 1 if offline else 4
-        info = with_retries(
-            lambda: HfApi().model_info(repo_id, revision=revision, files_metadata=True),
-            what,
-            attempts,
-        )
+        call = hub_caller(what, hint)
+        info = call(lambda: HfApi().model_info(repo_id, revision=revision, files_metadata=True))
         commit = info.sha
-        with_retries(
+        call(
             lambda: snapshot_download(
                 repo_id=repo_id, revision=commit, local_dir=out_dir, allow_patterns=HUB_FILES
-            ),
-            what,
-            attempts,
+            )
         )
         # the weights are what the hub recorded for this commit, byte for byte
         wanted = {

@@ -80,8 +80,9 @@ def check_hub_reachable(
     endpoint, failure, sleep = hub_endpoint(), "", sleep or time.sleep
     for attempt in range(attempts):
         try:
-            urllib.request.urlopen(urllib.request.Request(endpoint, method="HEAD"), timeout=timeout)
-            return
+            request = urllib.request.Request(endpoint, method="HEAD")
+            with urllib.request.urlopen(request, timeout=timeout):
+                return
         except urllib.error.HTTPError:
             return
         except (urllib.error.URLError, OSError) as err:
@@ -138,6 +139,22 @@ def with_retries(
             )
             sleep(wait)
     raise AssertionError("unreachable")
+
+
+def hub_caller(what: str, hint: str) -> Callable[[Callable[[], T]], T]:
+    """The policy of every hub access, as a function that makes one call under it: offline
+    (:func:`offline_requested`), one try from the local cache; otherwise the hub must answer
+    within seconds (:func:`check_hub_reachable`), then a call that fails in a transient way is
+    tried again (:func:`with_retries`, 4 attempts)."""
+    offline = offline_requested()
+    if not offline:
+        check_hub_reachable(what, hint)
+    attempts = 1 if offline else 4
+
+    def call(run: Callable[[], T]) -> T:
+        return with_retries(run, what, attempts)
+
+    return call
 
 
 def verify_checksums(folder: str | Path, expected: dict[str, str], source: str) -> None:

@@ -10,12 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from mte.errors import MteError
-from mte.network import (
-    HubUnavailableError,
-    check_hub_reachable,
-    offline_requested,
-    with_retries,
-)
+from mte.network import HubUnavailableError, hub_caller
 from mte.tasks import Task
 
 
@@ -36,9 +31,7 @@ def load_hub_split(
         "Without network access, set the task's 'source: files' and 'path:' to a local copy "
         "in the benchmark's released format (see README.md, 'Running on local files')."
     )
-    offline = offline_requested()
-    if not offline:
-        check_hub_reachable(what, hint)
+    call = hub_caller(what, hint)
 
     def load() -> Any:
         return datasets.load_dataset(
@@ -46,7 +39,7 @@ def load_hub_split(
         )
 
     try:
-        return with_retries(load, what, attempts=1 if offline else 4)
+        return call(load)
     except Exception as err:  # datasets raises many types for "cannot fetch"
         raise HubUnavailableError(
             f"{what} from the Hugging Face hub: {type(err).__name__}: {err}. {hint}"
