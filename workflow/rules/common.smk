@@ -1,3 +1,4 @@
+import functools
 import sys
 from pathlib import Path
 
@@ -37,10 +38,16 @@ def reference_files():
     return [str(path) for path in (config.get("references") or default)]
 
 
+@functools.cache
+def references():
+    """The published numbers, read once per DAG (the config check and the plot targets)."""
+    return load_references(reference_files())
+
+
 def _check_configuration():
     """Stop before any job with one message naming the config key at fault."""
     try:
-        load_references(reference_files())
+        references()
         for name in config.get("tasks") or {}:
             get_task(name)
         check_schema(config, Path(workflow.basedir) / "config" / "schema.yaml")
@@ -306,14 +313,13 @@ def model_setting_scores(model, setting):
 
 def published_plots():
     """A bar plot for every model x task x setting with published numbers of its metric."""
-    references = load_references(reference_files())
     return [
         f"results/plots/{m['name']}/{task}_{setting}_vs_published.png"
         for m in config["models"]
         for task in config["tasks"]
         for setting in task_settings(task, config)
         if find_reference(
-            references, m["name"], task, setting, get_task(task).primary_metric
+            references(), m["name"], task, setting, get_task(task).primary_metric
         )
     ]
 

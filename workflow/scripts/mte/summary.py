@@ -76,34 +76,18 @@ def summary_with_references(
     """``table`` with published rows (XTREME's Table 2 task scores, QA as (F1 + EM) / 2) and
     delta rows after each model whose name has them."""
     from mte.references import cell_score, find_reference
-    from mte.tables import DELTA, OURS, PUBLISHED
+    from mte.tables import interleave_published
 
-    rows = []
-    for _, row in table.iterrows():
-        ours = {**row.to_dict(), "row": OURS}
-        rows.append(ours)
+    def published_of(row: pd.Series) -> dict[str, Any] | None:
         entry = find_reference(references, row["model"], "xtreme_summary", row["setting"], "score")
         if entry is None:
-            continue
-        published = {"model": row["model"], "setting": row["setting"], "row": PUBLISHED}
-        for task in tasks:
-            if task in entry["values"]:
-                published[task] = cell_score(entry["values"][task])
-        if all(task in published for task in tasks):
-            published[AVERAGE] = sum(published[t] for t in tasks) / len(tasks)
-        rows.append(published)
-        delta = {"model": row["model"], "setting": row["setting"], "row": DELTA}
-        for column in (*tasks, AVERAGE):
-            if column in published:
-                delta[column] = ours[column] - published[column]
-        rows.append(delta)
-    columns = [
-        "model",
-        "setting",
-        "row",
-        *[c for c in table.columns if c not in ("model", "setting")],
-    ]
-    return pd.DataFrame(rows).reindex(columns=columns)
+            return None
+        published = {t: cell_score(entry["values"][t]) for t in tasks if t in entry["values"]}
+        if len(published) == len(tasks):
+            published[AVERAGE] = sum(published.values()) / len(tasks)
+        return published
+
+    return interleave_published(table, published_of)
 
 
 def summary_markdown(table: pd.DataFrame, tasks: list[str]) -> str:

@@ -217,11 +217,8 @@ def with_references(
     """
     from mte.references import find_reference
 
-    rows = []
-    for _, row in table.iterrows():
-        ours = {**row.to_dict(), "row": OURS}
-        rows.append(ours)
-        published: dict[str, Any] = {"model": row["model"], "setting": row["setting"]}
+    def published_of(row: pd.Series) -> dict[str, Any] | None:
+        published: dict[str, Any] = {}
         found = False
         for suffix, metric in metrics.items():
             entry = find_reference(references, row["model"], task, row["setting"], metric)
@@ -233,22 +230,35 @@ def with_references(
                 published[f"{lang}{suffix}"] = value
             complete = all(v is not None for v in values)
             published[f"{AVERAGE}{suffix}"] = sum(values) / len(values) if complete else None
-        if not found:
+        return published if found else None
+
+    return interleave_published(table, published_of)
+
+
+def interleave_published(
+    table: pd.DataFrame, published_of: Callable[[pd.Series], dict[str, Any] | None]
+) -> pd.DataFrame:
+    """``table`` with a ``row`` column; after each row for which ``published_of(row)`` gives
+    published values (column -> number, or None where the paper has none), a ``published``
+    row and an ``ours - published`` row."""
+    rows = []
+    for _, row in table.iterrows():
+        ours = {**row.to_dict(), "row": OURS}
+        rows.append(ours)
+        published = published_of(row)
+        if published is None:
             continue
-        rows.append({**published, "row": PUBLISHED})
-        delta = {"model": row["model"], "setting": row["setting"], "row": DELTA}
-        for column, value in published.items():
-            if column not in ("model", "setting") and value is not None:
-                delta[column] = ours[column] - value
-        rows.append(delta)
-    frame = pd.DataFrame(rows)
+        key = {"model": row["model"], "setting": row["setting"]}
+        rows.append({**key, **published, "row": PUBLISHED})
+        delta = {c: ours[c] - value for c, value in published.items() if value is not None}
+        rows.append({**key, **delta, "row": DELTA})
     columns = [
         "model",
         "setting",
         "row",
         *[c for c in table.columns if c not in ("model", "setting")],
     ]
-    return frame.reindex(columns=columns)
+    return pd.DataFrame(rows).reindex(columns=columns)
 
 
 def _cell(row: pd.Series, column: str, second: str | None, marks: Marks = Marks()) -> str:
