@@ -135,3 +135,22 @@ def test_empty_and_missing_files(tmp_path: Path) -> None:
         read_pair_tsv(empty, XNLI)
     with pytest.raises(InputError, match="file not found"):
         read_pairs(tmp_path / "missing.tsv", XNLI, "de")
+
+
+def test_xtreme_translate_train_layout_reads_the_translated_pair(tmp_path: Path) -> None:
+    """XTREME's released translate-train TSV: English premise, English hypothesis, their
+    translations, then the label (``contradictory`` for contradiction, as in its train set)."""
+    path = tmp_path / "en-de-translated.tsv"
+    path.write_text(
+        "The cat sleeps.\tAn animal rests.\tDie Katze schläft.\tEin Tier ruht.\tentailment\n"
+        "It rains.\tThe sun shines.\tEs regnet.\tDie Sonne scheint.\tcontradictory\n"
+    )
+    examples = read_pairs(path, XNLI, "de")
+    assert [(e["id"], e["text_a"], e["text_b"], e["label"]) for e in examples] == [
+        ("1", "Die Katze schläft.", "Ein Tier ruht.", "entailment"),
+        ("2", "Es regnet.", "Die Sonne scheint.", "contradiction"),
+    ]
+    path.write_text("A.\tB.\tA2.\tB2.\tneutral\nC.\tD.\tneutral\n")
+    with pytest.raises(InputError, match="expected 5 tab-separated fields, found 3") as caught:
+        read_pairs(path, XNLI, "de")
+    assert caught.value.line == 2

@@ -16,6 +16,8 @@ from mte.tasks import Task
 
 HEADER_LABEL_NAMES = ("label", "gold_label")
 ID_COLUMNS = ("pairID", "id", "index")
+# XTREME's translate-train files: the English pair, its translation, the label
+TRANSLATED_PAIR_COLUMNS = 5
 
 
 def _label(task: Task, path: str | Path, number: int, raw: str) -> str | float:
@@ -35,25 +37,31 @@ def _label(task: Task, path: str | Path, number: int, raw: str) -> str | float:
 
 
 def read_pair_tsv(path: str | Path, task: Task, id_prefix: str = "") -> list[dict[str, Any]]:
-    """XTREME's processed layout: ``text_a TAB text_b TAB label``, no header.
+    """XTREME's processed layout: ``text_a TAB text_b TAB label``, no header; or the layout of
+    XTREME's translate-train release, ``en_a TAB en_b TAB translated_a TAB translated_b TAB
+    label``, of which the translated pair is read. The first line decides the layout; every
+    line must then have as many fields.
 
-    A first line whose third field is a column name (``label``/``gold_label``) is taken as a
+    A first line whose label field is a column name (``label``/``gold_label``) is taken as a
     header. Ids are ``{id_prefix}{line number}``: the files of one split are parallel across
     languages, so the same id names the same item in every language.
     """
     examples = []
+    columns = None
     for number, line in read_lines(path):
         if not line and number > 1:
             raise InputError(path, number, "empty line in a pair TSV file")
-        fields = split_tsv(path, number, line, 3)
-        if number == 1 and fields[2].strip() in HEADER_LABEL_NAMES:
+        if columns is None:
+            columns = TRANSLATED_PAIR_COLUMNS if line.count("\t") == 4 else 3
+        fields = split_tsv(path, number, line, columns)
+        if number == 1 and fields[-1].strip() in HEADER_LABEL_NAMES:
             continue
         examples.append(
             {
                 "id": f"{id_prefix}{number}",
-                "text_a": fields[0],
-                "text_b": fields[1],
-                "label": _label(task, path, number, fields[2]),
+                "text_a": fields[-3],
+                "text_b": fields[-2],
+                "label": _label(task, path, number, fields[-1]),
             }
         )
     if not examples:
