@@ -20,6 +20,7 @@ rule finetune:
         hp=lambda wc: hyperparameters(wc.task),
         # outside the output, so that a failed or killed job keeps it and a rerun resumes
         checkpoints=lambda wc: f"{run_dir(wc)}/checkpoints",
+        device=config["device"],
     script:
         "../scripts/finetune.py"
 
@@ -38,3 +39,4 @@ use rule finetune as finetune_per_language with:
     params:
         hp=lambda wc: hyperparameters(wc.task),
         checkpoints=lambda wc: f"{run_dir(wc)}/checkpoints/{wc.lang}",
+        device=config["device"],

@@ -17,6 +17,8 @@ rule predict:
         **job_resources("predict"),
     params:
         batch_size=lambda wc: hyperparameters(wc.task)["eval_batch_size"],
+        device=config["device"],
+        precision=config["inference_precision"],
     script:
         "../scripts/predict.py"
 
@@ -43,5 +45,7 @@ rule retrieve:
     params:
         layers=lambda wc: task_config(wc.task)["layers"],
         batch_size=lambda wc: task_config(wc.task)["batch_size"],
+        device=config["device"],
+        precision=config["inference_precision"],
     script:
         "../scripts/retrieve.py"

@@ -13,5 +13,6 @@ with rule_logging(snakemake) as log:
         checkpoint_dir=snakemake.params.checkpoints,
         hp=snakemake.params.hp,
         seed=int(snakemake.wildcards.seed),
+        device=snakemake.params.device,
     )
     log.info("selected %s", record["selected"])

@@ -7,6 +7,12 @@ from mte.predict import predict_records
 
 with rule_logging(snakemake) as log:
     features = load_features(snakemake.input.features)
-    records = predict_records(snakemake.input.model, features, snakemake.params.batch_size)
+    records = predict_records(
+        snakemake.input.model,
+        features,
+        snakemake.params.batch_size,
+        device=snakemake.params.device,
+        precision=snakemake.params.precision,
+    )
     write_jsonl(snakemake.output[0], records)
     log.info("%d predictions", len(records))

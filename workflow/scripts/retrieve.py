@@ -13,11 +13,23 @@ with rule_logging(snakemake) as log:
         if split in snakemake.input.keys()
     }
     if task.family == "mining":
-        records = mine_bucc(snakemake.input.model, splits, params.layers, params.batch_size)
+        records = mine_bucc(
+            snakemake.input.model,
+            splits,
+            params.layers,
+            params.batch_size,
+            device=params.device,
+            precision=params.precision,
+        )
     else:
         (examples,) = splits.values()
         records = retrieve_tatoeba(
-            snakemake.input.model, examples, params.layers, params.batch_size
+            snakemake.input.model,
+            examples,
+            params.layers,
+            params.batch_size,
+            device=params.device,
+            precision=params.precision,
         )
     write_jsonl(snakemake.output[0], records)
     log.info("%d records", len(records))

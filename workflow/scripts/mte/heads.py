@@ -3,30 +3,43 @@ shape of the labels, how predictions are read back, and the dev score."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import torch
 
 from mte.batching import collate, length_sorted_batches
+from mte.device import inference, model_device, to_device
+from mte.first_token import first_token_last_layer
 from mte.logs import progress_bar
 from mte.tasks import get_task
 
 
-def _outputs(model: Any, features: dict[str, Any], batch_size: int, pad_id: int, progress: bool):
-    """Yield (indices, model outputs) over length-sorted batches, under inference mode."""
+def _outputs(
+    model: Any,
+    features: dict[str, Any],
+    batch_size: int,
+    pad_id: int,
+    progress: bool,
+    dtype: torch.dtype | None = None,
+    fields: tuple[str, ...] = ("logits",),
+) -> Iterator[tuple[list[int], dict[str, torch.Tensor]]]:
+    """Yield (indices, {field: fp32 CPU tensor}) over length-sorted batches, on the model's
+    device, under inference mode (and autocast to ``dtype`` when given)."""
     model.eval()
+    device = model_device(model)
     batches = length_sorted_batches(features, batch_size)
-    with torch.inference_mode():
+    with inference(device, dtype):
         bar = progress_bar(iterable=batches, desc="predict", unit="batch", disable=not progress)
         for indices in bar:
-            yield indices, model(**collate(features, indices, pad_id))
+            outputs = model(**to_device(collate(features, indices, pad_id), device))
+            yield indices, {name: getattr(outputs, name).float().cpu() for name in fields}
 
 
-def _run(model: Any, features: dict[str, Any], batch_size: int, pad_id: int, progress: bool):
+def _run(model: Any, features: dict[str, Any], batch_size: int, pad_id: int, progress, dtype):
     """Yield (indices, logits) over length-sorted batches."""
-    for indices, outputs in _outputs(model, features, batch_size, pad_id, progress):
-        yield indices, outputs.logits
+    for indices, outputs in _outputs(model, features, batch_size, pad_id, progress, dtype):
+        yield indices, outputs["logits"]
 
 
 class ClassificationHead:
@@ -38,13 +51,20 @@ class ClassificationHead:
         return {"labels": torch.tensor([features["labels"][i] for i in indices])}
 
     def predict(
-        self, model: Any, features: dict[str, Any], batch_size: int, pad_id: int, progress=False
+        self,
+        model: Any,
+        features: dict[str, Any],
+        batch_size: int,
+        pad_id: int,
+        progress: bool = False,
+        dtype: torch.dtype | None = None,
     ) -> list[int]:
         """Arg-max label index per example, in the features' order."""
         predictions = [0] * len(features["input_ids"])
-        for indices, logits in _run(model, features, batch_size, pad_id, progress):
-            for index, label in zip(indices, logits.argmax(dim=-1).tolist(), strict=True):
-                predictions[index] = label
+        with first_token_last_layer(model):
+            for indices, logits in _run(model, features, batch_size, pad_id, progress, dtype):
+                for index, label in zip(indices, logits.argmax(dim=-1).tolist(), strict=True):
+                    predictions[index] = label
         return predictions
 
     def gold(self, features: dict[str, Any]) -> list[int]:
@@ -86,12 +106,19 @@ class RegressionHead:
         return {"num_labels": 1, "problem_type": "regression"}
 
     def predict(
-        self, model: Any, features: dict[str, Any], batch_size: int, pad_id: int, progress=False
+        self,
+        model: Any,
+        features: dict[str, Any],
+        batch_size: int,
+        pad_id: int,
+        progress: bool = False,
+        dtype: torch.dtype | None = None,
     ) -> list[float]:
         predictions = [0.0] * len(features["input_ids"])
-        for indices, logits in _run(model, features, batch_size, pad_id, progress):
-            for index, value in zip(indices, logits[:, 0].tolist(), strict=True):
-                predictions[index] = value
+        with first_token_last_layer(model):
+            for indices, logits in _run(model, features, batch_size, pad_id, progress, dtype):
+                for index, value in zip(indices, logits[:, 0].tolist(), strict=True):
+                    predictions[index] = value
         return predictions
 
     def gold(self, features: dict[str, Any]) -> list[float]:
@@ -124,11 +151,17 @@ class TaggingHead:
         return {"labels": labels}
 
     def predict(
-        self, model: Any, features: dict[str, Any], batch_size: int, pad_id: int, progress=False
+        self,
+        model: Any,
+        features: dict[str, Any],
+        batch_size: int,
+        pad_id: int,
+        progress: bool = False,
+        dtype: torch.dtype | None = None,
     ) -> list[list[int]]:
         """Tag indices per word of every example; windows are joined back in order."""
         window_tags: list[list[int]] = [[] for _ in features["input_ids"]]
-        for indices, logits in _run(model, features, batch_size, pad_id, progress):
+        for indices, logits in _run(model, features, batch_size, pad_id, progress, dtype):
             best = logits.argmax(dim=-1)
             for row, index in enumerate(indices):
                 positions = torch.tensor(features["window_positions"][index], dtype=torch.long)
@@ -175,16 +208,25 @@ class QuestionAnsweringHead:
         }
 
     def predict(
-        self, model: Any, features: dict[str, Any], batch_size: int, pad_id: int, progress=False
+        self,
+        model: Any,
+        features: dict[str, Any],
+        batch_size: int,
+        pad_id: int,
+        progress: bool = False,
+        dtype: torch.dtype | None = None,
     ) -> list[str]:
         """One answer string per question (empty when no window offers a valid span)."""
         best: list[tuple[float, str]] = [(float("-inf"), "") for _ in features["ids"]]
-        for indices, outputs in _outputs(model, features, batch_size, pad_id, progress):
+        spans = ("start_logits", "end_logits")
+        for indices, outputs in _outputs(
+            model, features, batch_size, pad_id, progress, dtype, spans
+        ):
             for row, window in enumerate(indices):
                 example = features["window_example"][window]
                 offsets = features["offsets"][window]
-                starts = outputs.start_logits[row, : len(offsets)]
-                ends = outputs.end_logits[row, : len(offsets)]
+                starts = outputs["start_logits"][row, : len(offsets)]
+                ends = outputs["end_logits"][row, : len(offsets)]
                 span = self._best_span(starts, ends, offsets)
                 if span is not None and span[0] > best[example][0]:
                     score, first, last = span

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
+from mte.device import describe, placement
 from mte.errors import MteError
 from mte.heads import auto_model_class, head_for
 from mte.models import padding_id
+
+log = logging.getLogger("mte")
 
 
 def load_finetuned(model_dir: str | Path, features: dict[str, Any]) -> Any:
@@ -23,11 +27,18 @@ def load_finetuned(model_dir: str | Path, features: dict[str, Any]) -> Any:
 
 
 def predict_records(
-    model_dir: str | Path, features: dict[str, Any], batch_size: int
+    model_dir: str | Path,
+    features: dict[str, Any],
+    batch_size: int,
+    device: str = "auto",
+    precision: str = "auto",
 ) -> list[dict[str, Any]]:
-    """Predict every example of ``features``: ``{id, label}`` or ``{id, tags}`` records."""
+    """Predict every example of ``features``: ``{id, label}`` or ``{id, tags}`` records.
+    ``device`` and ``precision``: the config's ``device`` and ``inference_precision``."""
     head = head_for(features)
-    model = load_finetuned(model_dir, features)
+    where, dtype = placement(device, precision)
+    model = load_finetuned(model_dir, features).to(where)
+    log.info("predicting on %s", describe(where, dtype))
     pad_id = padding_id(features, model_dir)
-    predicted = head.predict(model, features, batch_size, pad_id, progress=True)
+    predicted = head.predict(model, features, batch_size, pad_id, progress=True, dtype=dtype)
     return head.records(features, predicted)

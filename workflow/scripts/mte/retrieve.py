@@ -11,6 +11,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from mte.device import describe, placement
 from mte.embeddings import encode_layers
 from mte.io import read_json
 from mte.models import MODEL_RECORD
@@ -19,13 +20,18 @@ from mte.retrieval import margin_candidates, resolve_layers, tatoeba_records
 log = logging.getLogger("mte")
 
 
-def load_encoder(model_dir: str | Path, layer_choices: list) -> tuple[Any, Any, dict, dict]:
-    """The encoder, its tokenizer, how it embeds (pooling, prefix) and the resolved layers."""
+def load_encoder(
+    model_dir: str | Path, layer_choices: list, device: str = "auto", precision: str = "auto"
+) -> tuple[Any, Any, dict, dict]:
+    """The encoder (on ``device``), its tokenizer, how it embeds (pooling, prefix, and the
+    autocast type of ``precision`` under ``dtype``) and the resolved layers."""
     from transformers import AutoModel, AutoTokenizer
 
     model_dir = Path(model_dir)
-    usage = read_json(model_dir / MODEL_RECORD)["embedding"]
-    model = AutoModel.from_pretrained(model_dir)
+    usage = dict(read_json(model_dir / MODEL_RECORD)["embedding"])
+    where, usage["dtype"] = placement(device, precision)
+    log.info("embedding on %s", describe(where, usage["dtype"]))
+    model = AutoModel.from_pretrained(model_dir).to(where)
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
     layers = resolve_layers(layer_choices, usage["layer"], model.config.num_hidden_layers)
     log.info("pooling %s, prefix %r, layers %s", usage["pooling"], usage["prefix"], layers)
@@ -42,14 +48,20 @@ def _embed(model, tokenizer, usage, layers, texts, batch_size) -> dict:
         prefix=usage["prefix"],
         batch_size=batch_size,
         progress=True,
+        dtype=usage["dtype"],
     )
 
 
 def retrieve_tatoeba(
-    model_dir: str | Path, examples: list[dict[str, Any]], layer_choices: list, batch_size: int
+    model_dir: str | Path,
+    examples: list[dict[str, Any]],
+    layer_choices: list,
+    batch_size: int,
+    device: str = "auto",
+    precision: str = "auto",
 ) -> list[dict[str, Any]]:
     """Nearest-neighbour records of one Tatoeba language (see :func:`tatoeba_records`)."""
-    model, tokenizer, usage, layers = load_encoder(model_dir, layer_choices)
+    model, tokenizer, usage, layers = load_encoder(model_dir, layer_choices, device, precision)
     foreign = _embed(model, tokenizer, usage, layers, [e["src"] for e in examples], batch_size)
     english = _embed(model, tokenizer, usage, layers, [e["tgt"] for e in examples], batch_size)
     records = tatoeba_records(examples, {name: (foreign[name], english[name]) for name in layers})
@@ -74,10 +86,12 @@ def mine_bucc(
     splits: dict[str, list[dict[str, Any]]],
     layer_choices: list,
     batch_size: int,
+    device: str = "auto",
+    precision: str = "auto",
 ) -> list[dict[str, Any]]:
     """Margin-scored candidate pairs of every split and layer choice:
     ``{split, layer, source, target, score}`` (ids of the ``xx`` and ``en`` sentences)."""
-    model, tokenizer, usage, layers = load_encoder(model_dir, layer_choices)
+    model, tokenizer, usage, layers = load_encoder(model_dir, layer_choices, device, precision)
     out = []
     for split, records in splits.items():
         source_texts, source_ids = _unique_texts(records, "xx")

@@ -1,0 +1,92 @@
+"""Where models run (a CUDA GPU when there is one) and in which precision they predict."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+import torch
+
+from mte.errors import MteError
+
+DEVICES = ("auto", "cpu", "cuda")
+PRECISIONS = ("auto", "fp32", "bf16", "fp16")
+DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16}
+
+
+def resolve_device(requested: str = "auto") -> torch.device:
+    """``auto``: the first CUDA GPU when one is visible, else the CPU; ``cuda`` without a
+    visible GPU is an error (config key ``device``) rather than a silent run on the CPU."""
+    if requested not in DEVICES:
+        raise MteError(f"config key 'device': {requested!r} is not one of {list(DEVICES)}")
+    has_cuda = torch.cuda.is_available()
+    if requested == "cuda" and not has_cuda:
+        raise MteError("config key 'device' is 'cuda' but torch sees no CUDA GPU on this machine")
+    if requested == "cpu" or not has_cuda:
+        return torch.device("cpu")
+    return torch.device("cuda")
+
+
+def inference_dtype(device: torch.device, precision: str = "auto") -> torch.dtype | None:
+    """The autocast type of inference, None for full fp32.
+
+    ``auto``: bf16 on a GPU that has it (fp16 on older ones), fp32 on a CPU (CPUs without
+    bf16 units are slower in reduced precision, not faster). Explicit ``bf16``/``fp16``
+    also apply on a CPU (autocast to bf16 there; fp16 where torch supports it)."""
+    if precision not in PRECISIONS:
+        raise MteError(
+            f"config key 'inference_precision': {precision!r} is not one of {list(PRECISIONS)}"
+        )
+    if precision == "fp32":
+        return None
+    if precision == "auto":
+        if device.type != "cuda":
+            return None
+        return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
+    return DTYPES[precision]
+
+
+@contextlib.contextmanager
+def inference(device: torch.device, dtype: torch.dtype | None) -> Iterator[None]:
+    """``torch.inference_mode``, under autocast to ``dtype`` when one is given."""
+    with torch.inference_mode():
+        if dtype is None:
+            yield
+        else:
+            with torch.autocast(device_type=device.type, dtype=dtype):
+                yield
+
+
+def model_device(model: Any) -> torch.device:
+    """The device of a model's parameters (the CPU for a model without any)."""
+    parameters = getattr(model, "parameters", None)
+    first = next(iter(parameters()), None) if parameters is not None else None
+    return torch.device("cpu") if first is None else first.device
+
+
+def to_device(batch: dict[str, torch.Tensor], device: torch.device) -> dict[str, torch.Tensor]:
+    """Every tensor of a batch on ``device`` (no copy when already there)."""
+    return {name: tensor.to(device, non_blocking=True) for name, tensor in batch.items()}
+
+
+def placement(
+    device: str = "auto", precision: str = "auto"
+) -> tuple[torch.device, torch.dtype | None]:
+    """The config's ``device`` and ``inference_precision``, resolved on this machine."""
+    resolved = resolve_device(device)
+    return resolved, inference_dtype(resolved, precision)
+
+
+def describe(device: torch.device, dtype: torch.dtype | None) -> str:
+    """``cuda (NVIDIA H100, bf16)`` / ``cpu (fp32)``: for logs."""
+    precision = (
+        "fp32"
+        if dtype is None
+        else str(dtype)
+        .removeprefix("torch.")
+        .replace("bfloat16", "bf16")
+        .replace("float16", "fp16")
+    )
+    name = torch.cuda.get_device_name(device) if device.type == "cuda" else None
+    return f"{device.type} ({name + ', ' if name else ''}{precision})"
