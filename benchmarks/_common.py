@@ -83,6 +83,19 @@ def best_of(repeats: int, run: Callable[[], Any]) -> tuple[float, Any]:
     return min(times), result
 
 
+def alternating_best(repeats: int, runs: dict[str, Callable[[], Any]]) -> dict[str, tuple]:
+    """Rounds that run every system once, in turn; per system the shortest wall time and the
+    last result. Alternating keeps a slow or quiet spell of the machine from favouring one."""
+    times: dict[str, list[float]] = {name: [] for name in runs}
+    results: dict[str, Any] = {}
+    for _ in range(repeats):
+        for name, run in runs.items():
+            start = time.perf_counter()
+            results[name] = run()
+            times[name].append(time.perf_counter() - start)
+    return {name: (min(times[name]), results[name]) for name in runs}
+
+
 def machine() -> dict[str, Any]:
     import torch
 

@@ -9,6 +9,8 @@ method); Trainer reads the examples in our order (a sequential sampler over our 
 order), so both take the same steps. The whole calls each load the model, train and write the
 model and tokenizer (ours also loads its features from disk and evaluates a 32-pair dev set for
 model selection, which Trainer's defaults do not); the training loops alone are compared too.
+Ours computes the last layer for the first token only (all the classifier's loss reads), so
+its losses may differ from Trainer's by float rounding.
 
 Each run is a fresh Python process, as a workflow job is; the whole call is the process's wall
 time from start to exit (Python, imports, loading the model, training, writing it), the loop

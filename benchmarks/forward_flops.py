@@ -1,8 +1,10 @@
 """Achieved FLOP/s of our forward pass against the machine's own matmul ceiling.
 
 The forward pass: our predict step over real XNLI text at batch 32, length-sorted (the work it
-really does, padding included, is counted): per example of L tokens, 2 x non-embedding
-parameters x L for the dense layers plus 4 x layers x L² x hidden for attention (QK^T and AV).
+really does, padding included, is counted): per layer and example of L tokens, 2 x the layer's
+dense parameters x L plus 4 x L² x hidden for attention (QK^T and AV); in the last layer, which
+predict computes for the first token only, the key and value projections for all L tokens and
+the rest for one; the pooler and classifier for one.
 The ceiling: plain torch.matmul of the model's own shapes (QKV and output projections, the two
 feed-forward matrices) on as many rows as a batch has tokens, timed on the same machine.
 
@@ -28,6 +30,7 @@ def main() -> None:
 
     from mte.batching import length_sorted_batches
     from mte.features import tokenize_pairs
+    from mte.first_token import first_token_last_layer
     from mte.heads import head_for
     from mte.tasks import TASKS
 
@@ -37,17 +40,26 @@ def main() -> None:
     model = AutoModelForSequenceClassification.from_pretrained(folder).eval()
     config = model.config
     hidden, layers, inner = config.hidden_size, config.num_hidden_layers, config.intermediate_size
-    embedding = sum(p.numel() for n, p in model.named_parameters() if "embeddings" in n)
-    dense = sum(p.numel() for p in model.parameters()) - embedding
     features = tokenize_pairs(tokenizer, xnli_examples("de", args.examples), task, 128)
+    with first_token_last_layer(model) as first_token_only:
+        pass  # only asks whether predict takes the shortcut for this model
 
+    projections, feed_forward = 2 * hidden * hidden, 2 * 2 * hidden * inner  # per token
+    heads = 2 * (hidden * hidden + hidden * config.num_labels)  # pooler, classifier: 1 token
     flops = 0
     rows = []
     for batch in length_sorted_batches(features, args.batch_size):
-        width = max(len(features["input_ids"][i]) for i in batch)
-        tokens = len(batch) * width
+        n, width = len(batch), max(len(features["input_ids"][i]) for i in batch)
+        tokens = n * width
         rows.append(tokens)
-        flops += 2 * dense * tokens + 4 * layers * len(batch) * width * width * hidden
+        whole_layer = (4 * projections + feed_forward) * tokens + 4 * n * width * width * hidden
+        if first_token_only:
+            last_layer = 2 * projections * tokens  # keys, values
+            last_layer += (2 * projections + feed_forward) * n + 4 * n * width * hidden
+            flops += (layers - 1) * whole_layer + last_layer
+        else:
+            flops += layers * whole_layer
+        flops += heads * n
     head = head_for(features)
     seconds, _ = best_of(
         args.repeats, lambda: head.predict(model, features, args.batch_size, tokenizer.pad_token_id)
@@ -86,6 +98,7 @@ def main() -> None:
         "matmul_ceiling_gflop_per_second": ceiling / 1e9,
         "ratio_to_ceiling": achieved / ceiling,
         "torch_threads": torch.get_num_threads(),
+        "last_layer_first_token_only": first_token_only,
     }
     path = write_result("forward_flops", result)
     print(
