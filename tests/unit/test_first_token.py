@@ -3,6 +3,8 @@ accepts, with padding; other models untouched."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 import torch
 import transformers
@@ -122,3 +124,25 @@ def test_heads_predict_what_the_whole_model_predicts(head) -> None:
         assert predicted == pytest.approx(logits[:, 0].tolist(), rel=1e-5, abs=1e-6)
     else:
         assert predicted == logits.argmax(-1).tolist()
+
+
+@pytest.mark.parametrize(("config_class", "model_class"), CLASSIFIERS[:2])
+def test_training_gives_the_same_loss_and_gradients(config_class, model_class) -> None:
+    """Fine-tuning's use: positions the loss never reads add nothing to any gradient."""
+    no_dropout = {"hidden_dropout_prob": 0.0, "attention_probs_dropout_prob": 0.0}
+    model = _model(config_class, model_class, "sdpa", **no_dropout).train()
+    batch = {**_padded_batch(), "labels": torch.tensor([0, 2, 1, 1, 0])}
+
+    def loss_and_gradients(shortcut: bool) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        model.zero_grad()
+        with first_token_last_layer(model) if shortcut else contextlib.nullcontext():
+            loss = model(**batch).loss
+            loss.backward()
+        return loss.detach(), {n: p.grad.clone() for n, p in model.named_parameters()}
+
+    whole_loss, whole = loss_and_gradients(False)
+    shortcut_loss, shortcut = loss_and_gradients(True)
+    torch.testing.assert_close(shortcut_loss, whole_loss, rtol=1e-6, atol=1e-7)
+    assert shortcut.keys() == whole.keys()  # the same parameter names: nothing renamed
+    for name, gradient in whole.items():
+        torch.testing.assert_close(shortcut[name], gradient, rtol=1e-4, atol=1e-6, msg=name)

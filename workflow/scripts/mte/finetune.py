@@ -18,6 +18,7 @@ import torch
 from mte.batching import collate
 from mte.device import describe, resolve_device, to_device
 from mte.features import concat_features, load_features
+from mte.first_token import first_token_last_layer
 from mte.heads import auto_model_class, head_for
 from mte.io import atomic_path, sha256_file, write_json
 from mte.logs import progress_bar
@@ -202,8 +203,10 @@ def finetune(
                 batch = collate(train, indices, pad_id)
                 batch.update(head.batch_targets(train, indices))
                 batch = to_device(batch, where)
-                loss = model(**batch).loss
-                loss.backward()
+                # a classifier's loss reads the first token of the last layer only
+                with first_token_last_layer(model):
+                    loss = model(**batch).loss
+                    loss.backward()
                 torch.nn.utils.clip_grad_norm_(model.parameters(), hp["max_grad_norm"])
                 optimizer.step()
                 scheduler.step()

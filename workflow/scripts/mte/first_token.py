@@ -4,7 +4,8 @@ BERT-style classifiers (BERT's pooler, XLM-R's and ELECTRA's classification head
 first token of the last hidden layer and nothing else. So in that layer only the keys and
 values need every token; the queries, the attention output and the feed-forward block are
 computed for the first token alone, which saves about 10/12 of one layer's matrix work
-(7% of e5-small's). The logits are the same up to float rounding.
+(7% of e5-small's). The logits, the loss and its gradients are the same up to float rounding;
+in training, the skipped positions draw no dropout masks (the loss never saw them).
 """
 
 from __future__ import annotations
@@ -52,8 +53,15 @@ class FirstTokenLayer(torch.nn.Module):
         if attention_mask is not None:
             # the first query's row; a bool mask allows, a float mask is added (0 or -inf-like)
             attention_mask = attention_mask[..., :1, :]
+        dropout = getattr(attention, "dropout", None)
         context = torch.nn.functional.scaled_dot_product_attention(
-            query, key, value, attn_mask=attention_mask, scale=attention.scaling
+            query,
+            key,
+            value,
+            attn_mask=attention_mask,
+            # the wrapped layer's mode, not this wrapper's (made in train mode, like any module)
+            dropout_p=dropout.p if attention.training and dropout is not None else 0.0,
+            scale=attention.scaling,
         )
         context = context.transpose(1, 2).reshape(first.shape[0], 1, -1)
         attended = self.layer.attention.output(context, first)
@@ -89,14 +97,15 @@ def _last_layer_slot(model: Any) -> tuple[torch.nn.ModuleList, int] | None:
 def first_token_last_layer(model: Any) -> Iterator[bool]:
     """Within the block, the last encoder layer of a known first-token classifier computes
     the first token only; yields whether the shortcut is on (other models run unchanged).
-    For inference: the sequence output then has length 1."""
+    The sequence output then has length 1, and the module tree differs: keep ``state_dict``
+    and saving outside the block."""
     slot = _last_layer_slot(model)
     if slot is None:
         yield False
         return
     layers, index = slot
     original = layers[index]
-    layers[index] = FirstTokenLayer(original)
+    layers[index] = FirstTokenLayer(original).train(original.training)
     try:
         yield True
     finally:
