@@ -151,9 +151,11 @@ def main() -> None:
         "to run (prediction 1.56x and 1.76x in two runs of the final code; fine-tune loops",
         "0.93x-1.05x; an A/B of the fine-tune loop before and after the device change: 49.7",
         "and 45.4 s against 47.9 and 50.9 s). Predict memory: the part that grows with the",
-        "number of examples (tens of MB for 9,000 more sentences: the predictions and the",
-        "allocator's fragmentation over more batches; the code before this change measured",
-        "+14 and +27 MB the same way) is small against what a batch of 128 adds.",
+        "number of examples (tens of MB for 9,000 more sentences; the code before this change",
+        "measured +14 and +27 MB the same way) is glibc's heap: with its dynamic mmap",
+        "threshold fixed (`MALLOC_MMAP_THRESHOLD_=65536`) predict takes 52 MB for 1,000 and",
+        "60 MB for 10,000 sentences at batch 32, in both of two runs (the predictions' own",
+        "lists are a few MB). Not set for jobs: its effect on speed is not measured.",
     ]
     (REPO / "BENCHMARKS.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(REPO / "BENCHMARKS.md")
