@@ -8,7 +8,13 @@ import pytest
 
 from mte.errors import InputError
 from mte.metrics import entity_prf, tagging_metrics
-from mte.readers.tagging import iob1_to_iob2, read_conll_columns, read_conllu, read_token_tag_tsv
+from mte.readers.tagging import (
+    count_empty_tokens,
+    iob1_to_iob2,
+    read_conll_columns,
+    read_conllu,
+    read_token_tag_tsv,
+)
 from mte.tasks import TASKS
 
 CONLL, PANX, UDPOS = TASKS["conll"], TASKS["panx"], TASKS["udpos"]
@@ -166,7 +172,7 @@ def test_conllu_empty_nodes_and_comments(tmp_path: Path) -> None:
             1,
             "expected 10 CoNLL-U columns",
         ),
-        (read_conllu, UDPOS, "1\tde\tde\tPREP\t_\t_\t3\tcase\t_\t_\n", 1, "unknown tag 'PREP'"),
+        (read_conllu, UDPOS, "1\tde\tde\tPREP\t_\t_\t3\tcase\t_\t_\n\n", 1, "unknown tag 'PREP'"),
     ],
 )
 def test_malformed_input_names_file_and_line(
@@ -178,3 +184,55 @@ def test_malformed_input_names_file_and_line(
         reader(path, task)
     assert caught.value.line == line
     assert message in str(caught.value) and str(path) in str(caught.value)
+
+
+def test_an_empty_token_is_kept_with_its_tag_and_counted(tmp_path: Path) -> None:
+    # `\tPROPN` is a word with no text, not the lone-TAB sentence separator: XTREME's reader
+    # keeps it (split("\t")[0] == ""), so its tag stays in the gold sequence
+    path = tmp_path / "test-xx.tsv"
+    path.write_text("Ana\tPROPN\n\tPROPN\nvino\tVERB\n\t\nYa\tADV\n", encoding="utf-8")
+    examples = read_token_tag_tsv(path, UDPOS)
+    assert examples == [
+        {"id": "1", "tokens": ["Ana", "", "vino"], "tags": ["PROPN", "PROPN", "VERB"]},
+        {"id": "2", "tokens": ["Ya"], "tags": ["ADV"]},
+    ]
+    assert count_empty_tokens(examples) == 1
+
+
+def test_an_empty_token_is_recorded_in_the_datas_provenance(tmp_path: Path) -> None:
+    from mte.data import materialize
+
+    (tmp_path / "test-de.tsv").write_text("Ana\tB-PER\n\tI-PER\n\nx\tO\n\tO\n", encoding="utf-8")
+    examples, origin = materialize(PANX, {"source": "files", "path": str(tmp_path)}, "de", "test")
+    assert [e["tokens"] for e in examples] == [["Ana", ""], ["x", ""]]
+    assert origin["empty_tokens"] == 2
+    (tmp_path / "test-de.tsv").write_text("Ana\tB-PER\n", encoding="utf-8")
+    assert (
+        "empty_tokens"
+        not in materialize(PANX, {"source": "files", "path": str(tmp_path)}, "de", "test")[1]
+    )
+
+
+@pytest.mark.parametrize(
+    ("content", "last_line"),
+    [
+        # cut after a word line: the closing blank line is missing
+        ("# sent_id = 1\n1\tde\tde\tADP\t_\t_\t0\troot\t_\t_\n", 2),
+        # cut inside the second sentence, exactly at a line end
+        (
+            "1\tde\tde\tADP\t_\t_\t0\troot\t_\t_\n\n# sent_id = 2\n1\tel\tel\tDET\t_\t_\t0\troot\t_\t_",
+            4,
+        ),
+        # cut after a comment line
+        ("1\tde\tde\tADP\t_\t_\t0\troot\t_\t_\n\n# sent_id = 2\n", 3),
+    ],
+)
+def test_a_conllu_file_cut_short_stops_at_its_last_line(
+    tmp_path: Path, content: str, last_line: int
+) -> None:
+    path = tmp_path / "x_t-ud-test.conllu"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        read_conllu(path, UDPOS)
+    assert caught.value.line == last_line
+    assert str(path) in str(caught.value) and "cut short" in str(caught.value)

@@ -21,3 +21,9 @@ with rule_logging(snakemake) as log:
     origin.update(count=count, sha256_jsonl=sha256_file(snakemake.output.data))
     write_json(snakemake.output.meta, origin)
     log.info("%d examples from %s", count, origin)
+    if origin.get("empty_tokens"):
+        log.warning(
+            "%d word(s) with an empty token (a line 'TAB tag') were read and kept as words with "
+            "no text, each with its gold tag; they get the unknown sub-token",
+            origin["empty_tokens"],
+        )

@@ -12,7 +12,7 @@ from mte.readers.hub import load_hub_split, pair_examples_from_hub, tagging_exam
 from mte.readers.pairs import read_pairs
 from mte.readers.qa import qa_examples_from_hub, read_squad_json
 from mte.readers.retrieval import bucc_from_hub, read_bucc, read_tatoeba, tatoeba_from_hub
-from mte.readers.tagging import read_tagging
+from mte.readers.tagging import count_empty_tokens, read_tagging
 from mte.tasks import GLUE_TASKS, TRANSLATED_SPLITS, Task
 
 PAIR_FILES = {
@@ -211,6 +211,8 @@ def materialize(
         }
     else:
         raise ConfigError(f"tasks.{task.name}.source", f"unknown source '{source}'")
+    if task.family == "tagging" and (empty := count_empty_tokens(examples)):
+        origin["empty_tokens"] = empty  # kept as words with no text; the job's log says so
     # a translation keeps the subset of what it translates (the files are parallel)
     original = {"translate-train": "train"}.get(split, split)
     if split in ("translate-test", "pseudo-test"):

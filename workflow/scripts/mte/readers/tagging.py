@@ -101,7 +101,14 @@ def read_conll_columns(
 
 def read_token_tag_tsv(path: str | Path, task: Task, id_prefix: str = "") -> list[dict[str, Any]]:
     """XTREME's processed PAN-X and UD-POS files: ``token TAB tag``, blank line between
-    sentences."""
+    sentences (a line of white space only, such as a lone TAB, is a blank line).
+
+    A line with a tag but an empty token (``\tPROPN``) is kept as a word with no text: the
+    tag is part of the gold sequence that XTREME's evaluation counts (its reader keeps the
+    empty word, ``line.split("\t")[0]``), so dropping it would change the gold; the word gets
+    the unknown sub-token at tokenisation. :func:`count_empty_tokens` reports how many were
+    read, for the job's log and the data's ``.meta.json``.
+    """
     path = Path(path)
 
     def rows() -> Iterator[tuple[int, list[str]]]:
@@ -123,11 +130,18 @@ def read_token_tag_tsv(path: str | Path, task: Task, id_prefix: str = "") -> lis
 
 def read_conllu(path: str | Path, task: Task, id_prefix: str = "") -> list[dict[str, Any]]:
     """CoNLL-U: the FORM and UPOS columns of word lines; comment lines, multiword-token
-    ranges (``1-2``) and empty nodes (``5.1``) are skipped."""
+    ranges (``1-2``) and empty nodes (``5.1``) are skipped.
+
+    The format ends every sentence, the last included, with a blank line; a file whose last
+    line is not blank was cut short (mid-sentence, or exactly at a word line) and stops the
+    read, naming the last line read.
+    """
     path = Path(path)
 
     def rows() -> Iterator[tuple[int, list[str]]]:
+        last_number, last_blank = 0, True
         for number, line in read_lines(path):
+            last_number, last_blank = number, not line.strip()
             if line.startswith("#"):
                 continue
             if not line.strip():
@@ -141,8 +155,20 @@ def read_conllu(path: str | Path, task: Task, id_prefix: str = "") -> list[dict[
             if not fields[0].isdigit():
                 raise InputError(path, number, f"bad word index {fields[0]!r}")
             yield number, [fields[1], fields[3]]
+        if not last_blank:
+            raise InputError(
+                path,
+                last_number,
+                "the file ends without the blank line that closes every CoNLL-U sentence: "
+                "it was cut short after this line",
+            )
 
     return _examples(task, path, rows(), id_prefix, iob1=False)
+
+
+def count_empty_tokens(examples: Iterable[dict[str, Any]]) -> int:
+    """How many words of tagged examples have no text (kept; see :func:`read_token_tag_tsv`)."""
+    return sum(token == "" for example in examples for token in example["tokens"])
 
 
 def read_tagging(paths: list[Path], task: Task) -> list[dict[str, Any]]:
