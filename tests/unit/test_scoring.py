@@ -91,6 +91,10 @@ def test_qa_scores_use_the_languages_normalisation() -> None:
         score_qa(TASKS["xquad"], [{"id": "1", "label": "x"}], gold, "p", "g", "es")
     with pytest.raises(IntegrityError, match="gold ids have no prediction"):
         score_qa(TASKS["xquad"], [{"id": "2", "answer": "x"}], gold, "p", "g", "es")
+    # a gold question without answers is a gold problem named like the others, not a bare error
+    no_answers = [{**gold[0], "id": "q7", "answers": {"text": [], "answer_start": []}}]
+    with pytest.raises(IntegrityError, match=r"^g: question\(s\) 'q7' have no gold answer"):
+        score_qa(TASKS["xquad"], [{"id": "q7", "answer": "x"}], no_answers, "p", "g", "es")
 
 
 def _files(tmp_path, predictions: list[dict], gold: list[dict]):

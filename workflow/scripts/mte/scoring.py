@@ -168,6 +168,13 @@ def score_qa(
     not_text = [p["id"] for _, p in pairs if not isinstance(p.get("answer"), str)]
     if not_text:
         raise IntegrityError(f"{predictions_path}: no answer string for id(s) {_some(not_text)}")
+    unanswered = [g["id"] for g, _ in pairs if not g["answers"]["text"]]
+    if unanswered:
+        # SQuAD v1.1 and MLQA score a prediction against at least one gold answer
+        raise IntegrityError(
+            f"{gold_path}: question(s) {_some(unanswered)} have no gold answer; SQuAD v1.1 "
+            "scoring needs at least one"
+        )
     per_question = np.array(
         qa_example_scores(
             [p["answer"] for _, p in pairs],
