@@ -220,7 +220,8 @@ def test_an_empty_token_is_recorded_in_the_datas_provenance(tmp_path: Path) -> N
         ("# sent_id = 1\n1\tde\tde\tADP\t_\t_\t0\troot\t_\t_\n", 2),
         # cut inside the second sentence, exactly at a line end
         (
-            "1\tde\tde\tADP\t_\t_\t0\troot\t_\t_\n\n# sent_id = 2\n1\tel\tel\tDET\t_\t_\t0\troot\t_\t_",
+            "1\tde\tde\tADP\t_\t_\t0\troot\t_\t_\n\n"
+            "# sent_id = 2\n1\tel\tel\tDET\t_\t_\t0\troot\t_\t_",
             4,
         ),
         # cut after a comment line
