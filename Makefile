@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORES ?= all
 
-.PHONY: install run test test-long test-slurm test-real real-readme lint format clean
+.PHONY: install run test test-long test-slurm test-smoke test-real real-readme smoke-readme lint format clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,13 +22,20 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/pytest -q
 
-# end-to-end reliability runs kept out of the default run for time: determinism, a hard kill
+# end-to-end runs kept out of the default run for time: determinism, a hard kill, and every
+# transfer setting with the pseudo test analysis, CoNLL and UD POS (their parts have unit tests)
 test-long: $(STAMP)
 	$(BIN)/pytest -q tests/long
 
 # the workflow on a real single-node SLURM cluster the test starts (root; installs SLURM with apt)
 test-slurm: $(STAMP)
 	$(BIN)/pytest -q tests/cluster
+
+# CI-sized: the real model on small slices of the real files, one seed, held to floors measured
+# on three (tests/smoke); it fails when the pipeline stops learning or scoring right
+test-smoke: $(STAMP)
+	$(BIN)/python tests/real/run_tier.py smoke
+	$(BIN)/pytest -q tests/smoke
 
 # the real model on the real files in ../shared/data, held to floors (tests/real)
 test-real: $(STAMP)
@@ -37,7 +44,11 @@ test-real: $(STAMP)
 
 # the README's real-tier figures, from results-real/summary.json
 real-readme: $(STAMP)
-	$(BIN)/python tests/real/readme_section.py
+	$(BIN)/python tests/real/readme_section.py real
+
+# the README's smoke-tier floors table, from a run with TIER_SEEDS=1,2,3
+smoke-readme: $(STAMP)
+	$(BIN)/python tests/real/readme_section.py smoke
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,12 +1,18 @@
-"""The real-data tier: every ``tests/configs/real-*.yaml`` through the workflow, then
-``results-real/summary.json`` with each experiment's per-language figures, subset sizes and time.
+"""A real-data tier: every ``tests/configs/{tier}-*.yaml`` through the workflow, then
+``results-{tier}/summary.json`` with each experiment's per-language figures (per seed), subset
+sizes and time.
 
-Run from the repository root (``make test-real``). The configs name the real files relative to
-the repository root (``../shared/data``); here they are made absolute, so that all experiments
-share one working directory, ``results-real/``, and one converted model. Where ``../shared/data``
-is absent the tier says so and exits 0 (a user's clone has no real files; CI has them).
-``REAL_TIER=xnli,panx`` runs only those experiments (their figures replace theirs in an existing
-summary).
+Two tiers share this runner: ``real`` (``make test-real``, about 100 minutes, out of CI) and
+``smoke`` (``make test-smoke``, CI-sized: it only has to fail loudly when the pipeline stops
+learning or scoring right). Run from the repository root: ``python tests/real/run_tier.py
+[real|smoke]`` (default ``real``). The configs name the real files relative to the repository
+root (``../shared/data``); here they are made absolute, so that all experiments of a tier share
+one working directory, ``results-{tier}/``, and one converted model. Where ``../shared/data`` is
+absent the tier says so and exits 0 (a user's clone has no real files; CI has them).
+
+Environment: ``REAL_TIER=xnli,panx`` (or ``SMOKE_TIER=...``) runs only those experiments (their
+figures replace theirs in an existing summary); ``TIER_SEEDS=1,2,3`` fine-tunes with those seeds
+instead of the configs' (how the smoke floors were measured); ``CORES`` caps Snakemake's cores.
 """
 
 from __future__ import annotations
@@ -25,34 +31,43 @@ from mte.tasks import get_task
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared" / "data"
-OUT = REPO / "results-real"
-CONFIGS = sorted((REPO / "tests" / "configs").glob("real-*.yaml"))
+TIERS = ("real", "smoke")
+UNTRAINED = ("retrieval", "mining")  # families scored with the pretrained encoder
 
 
-def absolute_config(path: Path) -> dict:
-    """The config with every task's ``path`` resolved against the repository root."""
+def tier_configs(tier: str) -> list[Path]:
+    """The tier's experiment configs, in name order."""
+    return sorted((REPO / "tests" / "configs").glob(f"{tier}-*.yaml"))
+
+
+def absolute_config(path: Path, seeds: list[int] | None = None) -> dict:
+    """The config with every task's ``path`` resolved against the repository root (and
+    ``seeds`` replaced, when given)."""
     config = yaml.safe_load(path.read_text(encoding="utf-8"))
     for task in config["tasks"].values():
         if task.get("path"):
             task["path"] = str((REPO / task["path"]).resolve())
+    # seeds are fine-tuning seeds: a task that trains nothing (retrieval) would repeat itself
+    if seeds and any(get_task(name).family not in UNTRAINED for name in config["tasks"]):
+        config["seeds"] = seeds
     return config
 
 
-def run_experiment(name: str, config: dict, cores: str) -> float:
-    """One config through Snakemake in ``results-real/``; returns the wall time in seconds."""
-    config_path = OUT / "configs" / f"{name}.yaml"
+def run_experiment(name: str, config: dict, cores: str, out: Path) -> float:
+    """One config through Snakemake in ``out``; returns the wall time in seconds."""
+    config_path = out / "configs" / f"{name}.yaml"
     config_path.parent.mkdir(parents=True, exist_ok=True)
     config_path.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
     command = [
         sys.executable, "-m", "snakemake",
         "--snakefile", str(REPO / "Snakefile"),
-        "--directory", str(OUT),
+        "--directory", str(out),
         "--configfile", str(config_path),
         "--cores", cores,
     ]  # fmt: skip
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
     start = time.monotonic()
-    log_path = OUT / "logs" / f"{name}.log"
+    log_path = out / "logs" / f"{name}.log"
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with log_path.open("w", encoding="utf-8") as log:
         done = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, env=env)
@@ -63,65 +78,80 @@ def run_experiment(name: str, config: dict, cores: str) -> float:
     return elapsed
 
 
-def experiment_figures(config: dict) -> dict:
-    """Per task: every language's score record (metrics, n, per-layer figures) and the config
-    choices that decide them (subset sizes, hyper-parameters, layers)."""
+def _language_figures(scores_dir: Path, wanted: list[str]) -> dict:
+    """Every wanted language's score record: metrics, n, per-layer figures."""
+    languages = {}
+    for language in wanted:
+        score = json.loads((scores_dir / f"{language}.json").read_text(encoding="utf-8"))
+        languages[score["language"]] = {
+            "n": score["n"],
+            "metrics": score["metrics"],
+            **({"by_layer": score["by_layer"]} if "by_layer" in score else {}),
+        }
+    return languages
+
+
+def experiment_figures(config: dict, out: Path) -> dict:
+    """Per task: every language's score record for each seed (``languages`` is the first
+    seed's, ``by_seed`` all of them) and the config choices that decide them (subset sizes,
+    hyper-parameters, layers)."""
     figures = {}
+    seeds = config.get("seeds") or [1]
     for model in config["models"]:
         for task_name, task_cfg in config["tasks"].items():
-            scores_dir = (
-                OUT / "results" / model["name"] / task_name / "zero-shot" / "seed1" / "scores"
-            )
-            languages = {}
             wanted = task_cfg.get("languages") or get_task(task_name).languages
-            for language in wanted:
-                score = json.loads((scores_dir / f"{language}.json").read_text(encoding="utf-8"))
-                languages[score["language"]] = {
-                    "n": score["n"],
-                    "metrics": score["metrics"],
-                    **({"by_layer": score["by_layer"]} if "by_layer" in score else {}),
-                }
+            task_dir = out / "results" / model["name"] / task_name / "zero-shot"
+            by_seed = {
+                str(seed): _language_figures(task_dir / f"seed{seed}" / "scores", wanted)
+                for seed in seeds
+            }
             figures[task_name] = {
                 "model": model["name"],
                 "subset": task_cfg.get("subset"),
                 "files": task_cfg.get("files"),
                 "hyperparameters": task_cfg.get("hyperparameters"),
                 "layers": task_cfg.get("layers"),
-                "languages": languages,
+                "languages": by_seed[str(seeds[0])],
+                "by_seed": by_seed,
             }
     return figures
 
 
-def main() -> None:
+def main(tier: str = "real") -> None:
+    if tier not in TIERS:
+        raise SystemExit(f"unknown tier {tier!r}: expected one of {', '.join(TIERS)}")
     if not SHARED.is_dir():
-        print(f"real-data tier skipped: {SHARED} is absent (the real files are in CI only)")
+        print(f"{tier} tier skipped: {SHARED} is absent (the real files are in CI only)")
         return
+    out = REPO / f"results-{tier}"
     cores = os.environ.get("CORES", "all")
-    only = [name for name in os.environ.get("REAL_TIER", "").split(",") if name]
-    summary_path = OUT / "summary.json"
+    only = [name for name in os.environ.get(f"{tier.upper()}_TIER", "").split(",") if name]
+    seeds = [int(seed) for seed in os.environ.get("TIER_SEEDS", "").split(",") if seed]
+    summary_path = out / "summary.json"
     summary = {"experiments": {}}
     if only and summary_path.is_file():
         summary = json.loads(summary_path.read_text(encoding="utf-8"))
     summary["machine"] = {"platform": platform.platform(), "cpus": os.cpu_count()}
     total = time.monotonic()
-    for path in CONFIGS:
-        name = path.stem.removeprefix("real-")
+    for path in tier_configs(tier):
+        name = path.stem.removeprefix(f"{tier}-")
         if only and name not in only:
             continue
-        config = absolute_config(path)
-        print(f"[real tier] {name}: running", flush=True)
-        seconds = run_experiment(name, config, cores)
-        print(f"[real tier] {name}: {seconds / 60:.1f} min", flush=True)
+        config = absolute_config(path, seeds)
+        print(f"[{tier} tier] {name}: running", flush=True)
+        seconds = run_experiment(name, config, cores, out)
+        print(f"[{tier} tier] {name}: {seconds / 60:.1f} min", flush=True)
         summary["experiments"][name] = {
             "config": str(path.relative_to(REPO)),
+            "seeds": config.get("seeds") or [1],
             "seconds": round(seconds, 1),
-            "tasks": experiment_figures(config),
+            "tasks": experiment_figures(config, out),
         }
     summary["seconds"] = round(sum(e["seconds"] for e in summary["experiments"].values()), 1)
     summary["this_run_seconds"] = round(time.monotonic() - total, 1)
     summary_path.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    print(f"[real tier] all: {summary['seconds'] / 60:.1f} min; {OUT / 'summary.json'}")
+    print(f"[{tier} tier] all: {summary['seconds'] / 60:.1f} min; {summary_path}")
 
 
 if __name__ == "__main__":
-    main()
+    main(*sys.argv[1:2])
