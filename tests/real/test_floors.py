@@ -61,7 +61,9 @@ def test_tatoeba_finds_translations(summary: dict) -> None:
 def test_qa_beats_the_empty_answer(summary: dict) -> None:
     f1 = _metric(summary, "qa", "xquad", "f1")
     assert set(f1) == {"en", "de", "es", "zh", "ru", "ar"}
-    assert f1["en"] >= 0.15  # the empty answer scores 0
+    # two epochs, as real-qa.yaml runs: English F1 38.1 (one seed, 2026-11-30); the floor leaves
+    # the spread of the smoke tier's three QA seeds (10.4) plus 3 points. The empty answer: 0.
+    assert f1["en"] >= 0.25
 
 
 def test_conll_beats_the_majority_tagger(summary: dict) -> None:
