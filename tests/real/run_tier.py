@@ -91,12 +91,11 @@ def _language_figures(scores_dir: Path, wanted: list[str]) -> dict:
     return languages
 
 
-def experiment_figures(config: dict, out: Path) -> dict:
-    """Per task: every language's score record for each seed (``languages`` is the first
-    seed's, ``by_seed`` all of them) and the config choices that decide them (subset sizes,
-    hyper-parameters, layers)."""
+def experiment_figures(config: dict, seeds: list[int], out: Path) -> dict:
+    """Per task: every language's score record for each of ``seeds`` (``languages`` is the
+    first seed's, ``by_seed`` all of them) and the config choices that decide them (subset
+    sizes, hyper-parameters, layers)."""
     figures = {}
-    seeds = config.get("seeds") or [1]
     for model in config["models"]:
         for task_name, task_cfg in config["tasks"].items():
             wanted = task_cfg.get("languages") or get_task(task_name).languages
@@ -141,11 +140,12 @@ def main(tier: str = "real") -> None:
         print(f"[{tier} tier] {name}: running", flush=True)
         seconds = run_experiment(name, config, cores, out)
         print(f"[{tier} tier] {name}: {seconds / 60:.1f} min", flush=True)
+        run_seeds = config.get("seeds") or [1]  # the schema's default
         summary["experiments"][name] = {
             "config": str(path.relative_to(REPO)),
-            "seeds": config.get("seeds") or [1],
+            "seeds": run_seeds,
             "seconds": round(seconds, 1),
-            "tasks": experiment_figures(config, out),
+            "tasks": experiment_figures(config, run_seeds, out),
         }
     summary["seconds"] = round(sum(e["seconds"] for e in summary["experiments"].values()), 1)
     summary["this_run_seconds"] = round(time.monotonic() - total, 1)
