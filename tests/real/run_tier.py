@@ -98,7 +98,12 @@ def experiment_figures(config: dict, seeds: list[int], out: Path) -> dict:
     figures = {}
     for model in config["models"]:
         for task_name, task_cfg in config["tasks"].items():
-            wanted = task_cfg.get("languages") or get_task(task_name).languages
+            task = get_task(task_name)
+            if task.train_only:  # SQuAD: its fine-tune is scored through XQuAD
+                continue
+            # a task evaluating another's fine-tunes (XQuAD: SQuAD's) records that one's choices
+            trained = config["tasks"].get(task.models_of, task_cfg)
+            wanted = task_cfg.get("languages") or task.languages
             task_dir = out / "results" / model["name"] / task_name / "zero-shot"
             by_seed = {
                 str(seed): _language_figures(task_dir / f"seed{seed}" / "scores", wanted)
@@ -106,9 +111,9 @@ def experiment_figures(config: dict, seeds: list[int], out: Path) -> dict:
             }
             figures[task_name] = {
                 "model": model["name"],
-                "subset": task_cfg.get("subset"),
-                "files": task_cfg.get("files"),
-                "hyperparameters": task_cfg.get("hyperparameters"),
+                "subset": {**(trained.get("subset") or {}), **(task_cfg.get("subset") or {})},
+                "files": {**(trained.get("files") or {}), **(task_cfg.get("files") or {})},
+                "hyperparameters": trained.get("hyperparameters"),
                 "layers": task_cfg.get("layers"),
                 "languages": by_seed[str(seeds[0])],
                 "by_seed": by_seed,

@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from mte.config import check_config, check_schema, needed_splits, task_languages
+from mte.config import (
+    check_config,
+    check_schema,
+    check_shared_finetunes,
+    needed_splits,
+    task_languages,
+)
 from mte.errors import ConfigError
 
 REPO = Path(__file__).resolve().parents[2]
@@ -144,11 +150,40 @@ def test_qa_stride_must_leave_room_in_the_window() -> None:
         "hyperparameters": {"max_length": 128},
     }
     with pytest.raises(ConfigError) as caught:
-        check_config(_with(tasks={"xquad": qa}))
-    assert caught.value.key == "tasks.xquad.doc_stride"
+        check_config(_with(tasks={"squad": qa, "xquad": {"source": "hub", "eval_split": "test"}}))
+    assert caught.value.key == "tasks.squad.doc_stride"
     gxlt = _with(tasks={"mlqa_gxlt": {"source": "hub", "eval_split": "test"}})
-    with pytest.raises(ConfigError, match="configure tasks.mlqa too"):
+    with pytest.raises(ConfigError, match="configure tasks.squad too"):
         check_config(gxlt)
+
+
+def test_squad_is_one_fine_tune_for_the_tasks_that_evaluate_it() -> None:
+    """XQuAD, MLQA and G-XLT evaluate one SQuAD fine-tune: SQuAD's splits are read once, the
+    evaluating tasks read only their evaluation sets, and SQuAD alone is nothing to run."""
+    hub = {"source": "hub", "eval_split": "test"}
+    config = _with(tasks={"squad": hub, "xquad": hub, "mlqa": {**hub, "languages": ["de"]}})
+    check_config(config)
+    assert needed_splits("squad", config) == [("en", "train"), ("en", "dev")]
+    assert needed_splits("mlqa", config) == [("de", "test")]
+    with pytest.raises(ConfigError, match="training set only: configure a task") as caught:
+        check_config(_with(tasks={"squad": hub}))
+    assert caught.value.key == "tasks.squad"
+
+
+@pytest.mark.parametrize("key", ["hyperparameters", "doc_stride"])
+def test_a_task_evaluating_another_tasks_fine_tune_cannot_set_its_own(key: str) -> None:
+    value = {"epochs": 1} if key == "hyperparameters" else 64
+    config = {"tasks": {"squad": {}, "xquad": {key: value}}}
+    with pytest.raises(ConfigError, match="set tasks.squad." + key) as caught:
+        check_shared_finetunes(config)
+    assert caught.value.key == f"tasks.xquad.{key}"
+    check_shared_finetunes({"tasks": {"squad": {key: value}, "xquad": {}}})
+
+
+def test_tydiqa_trains_on_its_own_english_set() -> None:
+    config = _with(tasks={"tydiqa": {"source": "hub", "eval_split": "test", "languages": ["fi"]}})
+    check_config(config)
+    assert needed_splits("tydiqa", config) == [("en", "train"), ("en", "dev"), ("fi", "test")]
 
 
 TRANSLATION_FILES = {"source": "files", "path": "/nowhere"}

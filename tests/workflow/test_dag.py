@@ -18,13 +18,14 @@ def test_xtreme_config_builds_its_dag_offline(tmp_path: Path) -> None:
     counts = job_counts(done.stdout + done.stderr)
     models = len(yaml.safe_load((REPO / "config" / "xtreme.yaml").read_text())["models"])
     # test sets of every language, plus English train and dev: XNLI 15, PAN-X 40, UD POS 33,
-    # PAWS-X 7, XQuAD 11, MLQA 7, TyDiQA 9 (the QA tasks train on SQuAD); BUCC dev and test of
-    # 4 languages; Tatoeba 36 test sets
-    assert counts["download"] == 17 + 42 + 35 + 9 + 13 + 9 + 11 + 8 + 36
+    # PAWS-X 7, TyDiQA 9 (trained on its own English set); SQuAD's train and dev, once for
+    # XQuAD's 11 and MLQA's 7 test sets; BUCC dev and test of 4 languages; Tatoeba 36
+    assert counts["download"] == 17 + 42 + 35 + 9 + 11 + 2 + 11 + 7 + 8 + 36
     assert counts["predict"] == (15 + 40 + 33 + 7 + 11 + 7 + 9) * models
     # Tatoeba and BUCC embed with the pretrained model: no fine-tune
     assert counts["retrieve"] == (36 + 4) * models
-    assert counts["finetune"] == 7 * models
+    # one fine-tune per model for XNLI, PAWS-X, UD POS, PAN-X, SQuAD (XQuAD and MLQA), TyDiQA
+    assert counts["finetune"] == 6 * models
     assert not (tmp_path / "resources").exists()
 
 
@@ -132,8 +133,8 @@ def test_xlmr_config_builds_its_dag_offline(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     counts = job_counts(done.stdout + done.stderr)
     models = len(yaml.safe_load((REPO / "config" / "xlmr.yaml").read_text())["models"])
-    # per model: XNLI, CoNLL, MLQA zero-shot, CoNLL multilingual, 8 GLUE tasks (MNLI-mm scores
-    # MNLI's fine-tune); CoNLL in-language per language
+    # per model: XNLI, CoNLL, SQuAD (for MLQA) zero-shot, CoNLL multilingual, 8 GLUE tasks
+    # (MNLI-mm scores MNLI's fine-tune); CoNLL in-language per language
     assert counts["finetune"] == 12 * models and counts["finetune_per_language"] == 3 * models
     assert counts["aggregate_glue"] == 1
 

@@ -55,36 +55,65 @@ def run(tmp_path_factory: pytest.TempPathFactory):
         for question in ("en", "de"):
             name = f"test-context-{context}-question-{question}.json"
             _squad(data / name, f"{context}{question}", long_context=False)
+    # TyDiQA-GoldP in XTREME's download layout: English train, per-language GoldP dev
+    tydiqa = workdir / "tydiqa-files"
+    (tydiqa / "tydiqa-goldp-v1.1-train").mkdir(parents=True)
+    (tydiqa / "tydiqa-goldp-v1.1-dev").mkdir()
+    _squad(tydiqa / "tydiqa-goldp-v1.1-train" / "tydiqa.en.train.json", "ty", long_context=False)
+    for language in ("en", "fi"):
+        dev = tydiqa / "tydiqa-goldp-v1.1-dev" / f"tydiqa.goldp.{language}.dev.json"
+        _squad(dev, f"{language}-", long_context=False)
+    hyperparameters = {"epochs": 1, "batch_size": 2, "max_length": 64}
     config = {
         "models": [{"name": "tiny", "source": "tiny"}],
         "tasks": {
-            "xquad": {
+            "squad": {
                 "source": "files",
                 "path": str(data),
-                "languages": ["en", "de"],
                 "doc_stride": 16,
-                "hyperparameters": {"epochs": 1, "batch_size": 2, "max_length": 64},
+                "hyperparameters": hyperparameters,
             },
-            "mlqa": {
-                "source": "files",
-                "path": str(data),
-                "languages": ["en", "de"],
-                "files": {"dev": "dev-v1.1.json"},
-                "doc_stride": 16,
-                "hyperparameters": {"epochs": 1, "batch_size": 2, "max_length": 64},
-            },
+            "xquad": {"source": "files", "path": str(data), "languages": ["en", "de"]},
+            "mlqa": {"source": "files", "path": str(data), "languages": ["en", "de"]},
             "mlqa_gxlt": {
                 "source": "files",
                 "path": str(data),
                 "languages": ["en-en", "en-de", "de-en", "de-de"],
             },
+            "tydiqa": {
+                "source": "files",
+                "path": str(tydiqa),
+                "languages": ["en", "fi"],
+                "doc_stride": 16,
+                "hyperparameters": hyperparameters,
+            },
         },
     }
     done = run_snakemake(workdir, config)
     assert done.returncode == 0, done.stderr[-4000:]
-    # G-XLT evaluates MLQA's fine-tune: two fine-tunes in all, for xquad and mlqa
+    # XTREME's protocol: one SQuAD fine-tune for XQuAD, MLQA and G-XLT, one on TyDiQA's own
+    # English training set
     assert job_counts(done.stdout + done.stderr)["finetune"] == 2
+    models = sorted(
+        p.relative_to(workdir).as_posix() for p in workdir.glob("results/tiny/*/*/*/model")
+    )
+    assert models == [
+        "results/tiny/squad/zero-shot/seed1/model",
+        "results/tiny/tydiqa/zero-shot/seed1/model",
+    ]
     return workdir
+
+
+def test_each_fine_tune_trains_on_its_own_data(run: Path) -> None:
+    """SQuAD's fine-tune read SQuAD's files, TyDiQA's the English TyDiQA-GoldP training set."""
+    trained = {}
+    for task in ("squad", "tydiqa"):
+        meta = run / "resources" / "data" / task / "en" / "train.meta.json"
+        trained[task] = [Path(f["file"]).name for f in json.loads(meta.read_text())["files"]]
+    assert trained == {"squad": ["train-v1.1.json"], "tydiqa": ["tydiqa.en.train.json"]}
+    assert not (run / "resources" / "data" / "xquad" / "en" / "train.jsonl").exists()
+    score = json.loads((run / "results/tiny/tydiqa/zero-shot/seed1/scores/fi.json").read_text())
+    assert score["n"] == 4
 
 
 def test_every_question_gets_one_answer(run: Path) -> None:

@@ -13,6 +13,7 @@ from mte.config import (  # noqa: E402
     SETTINGS,
     check_config,
     check_schema,
+    check_shared_finetunes,
     eval_split_of,
     evaluation_split,
     task_languages,
@@ -51,6 +52,7 @@ def _check_configuration():
         for name in config.get("tasks") or {}:
             get_task(name)
         check_schema(config, Path(workflow.basedir) / "config" / "schema.yaml")
+        check_shared_finetunes(config)
         validate(config, "../../config/schema.yaml")
         check_config(config)
     except MteError as err:
@@ -275,6 +277,11 @@ def task_scores(task):
     ]
 
 
+def evaluated_tasks():
+    """The configured tasks that are scored and tabulated (not SQuAD, a training set only)."""
+    return [task for task in config["tasks"] if not get_task(task).train_only]
+
+
 def glue_tasks():
     """The configured GLUE tasks, in the order of the XLM-R paper's GLUE table."""
     return [task.name for task in GLUE_TASKS if task.name in config["tasks"]]
@@ -288,7 +295,7 @@ def xtreme_tasks():
 def all_settings():
     return list(
         dict.fromkeys(
-            s for task in config["tasks"] for s in task_settings(task, config)
+            s for task in evaluated_tasks() for s in task_settings(task, config)
         )
     )
 
@@ -305,7 +312,7 @@ def model_setting_scores(model, setting):
     """Every score of one model and setting, over the tasks that run the setting."""
     return [
         path
-        for task in config["tasks"]
+        for task in evaluated_tasks()
         if setting in task_settings(task, config)
         for path in model_task_scores(model, task, setting)
     ]
@@ -316,7 +323,7 @@ def published_plots():
     return [
         f"results/plots/{m['name']}/{task}_{setting}_vs_published.png"
         for m in config["models"]
-        for task in config["tasks"]
+        for task in evaluated_tasks()
         for setting in task_settings(task, config)
         if find_reference(
             references(), m["name"], task, setting, get_task(task).primary_metric
@@ -325,7 +332,7 @@ def published_plots():
 
 
 def pseudo_test_tasks():
-    return [task for task in config["tasks"] if task_config(task).get("pseudo_test")]
+    return [task for task in evaluated_tasks() if task_config(task).get("pseudo_test")]
 
 
 def pseudo_test_languages(task):
@@ -356,7 +363,7 @@ def pseudo_test_data(task, split):
 def all_tables():
     formats = ("csv", "md", "tex")
     tables = [
-        f"results/tables/{task}.{ext}" for task in config["tasks"] for ext in formats
+        f"results/tables/{task}.{ext}" for task in evaluated_tasks() for ext in formats
     ]
     tables += [
         f"results/tables/{task}_pseudo_test.{ext}"

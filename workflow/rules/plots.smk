@@ -22,7 +22,7 @@ rule plot_heatmap:
 
 rule plot_transfer_gaps:
     input:
-        scores=lambda wc: [p for task in config["tasks"] for p in task_scores(task)],
+        scores=lambda wc: [p for task in evaluated_tasks() for p in task_scores(task)],
     output:
         report(
             "results/plots/transfer_gaps.png",

@@ -11,7 +11,7 @@ from typing import Any
 
 from mte.data import hub_location, resolve_files
 from mte.errors import ConfigError
-from mte.tasks import TRANSLATED_SPLITS, get_task
+from mte.tasks import TASKS, TRANSLATED_SPLITS, get_task
 
 # zero-shot: train on English, test every language; translate-train: per language, English
 # training data plus its machine translation into the language; translate-train-all: one model
@@ -76,7 +76,11 @@ def task_languages(task_name: str, config: dict[str, Any]) -> list[str]:
 
 
 def task_settings(task_name: str, config: dict[str, Any]) -> list[str]:
-    """The transfer settings run for a task: its own ``settings`` list, else the global one."""
+    """The transfer settings run for a task: its own ``settings`` list, else the global one.
+
+    A training set only (SQuAD) is fine-tuned in the one setting its evaluators share."""
+    if get_task(task_name).train_only:
+        return ["zero-shot"]
     return list(config["tasks"][task_name].get("settings") or config["settings"])
 
 
@@ -138,6 +142,9 @@ def needed_splits(task_name: str, config: dict[str, Any]) -> list[tuple[str, str
     sets its threshold; a task evaluating another task's fine-tunes reads no training data.
     """
     task = get_task(task_name)
+    if task.train_only:
+        splits = training_splits(task_name, "zero-shot", None, config).values()
+        return list(dict.fromkeys(pair for pairs in splits for pair in pairs))
     eval_split = eval_split_of(task_name, config)
     languages = task_languages(task_name, config)
     pairs = []
@@ -155,6 +162,28 @@ def needed_splits(task_name: str, config: dict[str, Any]) -> list[tuple[str, str
     if config["tasks"][task_name].get("pseudo_test"):
         pairs += [(lang, "pseudo-test") for lang in languages if lang != task.train_language]
     return list(dict.fromkeys(pairs))
+
+
+# what a task that evaluates another task's fine-tunes may not set: the fine-tune's own
+SHARED_FINETUNE_KEYS = ("hyperparameters", "doc_stride")
+
+
+def check_shared_finetunes(config: dict[str, Any]) -> None:
+    """A task evaluating another task's fine-tunes (XQuAD, MLQA, MLQA G-XLT: SQuAD's; MNLI-mm:
+    MNLI's) runs them with that task's hyper-parameters and windows; setting its own would be
+    silently ignored, so it is an error. Runs on the config as written, before defaults."""
+    for task_name, task_cfg in (config.get("tasks") or {}).items():
+        task = get_task(task_name)
+        if not task.models_of or not isinstance(task_cfg, dict):
+            continue
+        for key in SHARED_FINETUNE_KEYS:
+            if key in task_cfg:
+                owner = get_task(task.models_of)
+                raise ConfigError(
+                    f"tasks.{task_name}.{key}",
+                    f"{task.title} evaluates the {owner.title} fine-tune, which {task.models_of} "
+                    f"configures: set tasks.{task.models_of}.{key} instead",
+                )
 
 
 def check_config(config: dict[str, Any]) -> None:
@@ -203,6 +232,15 @@ def check_config(config: dict[str, Any]) -> None:
                 f"{task.title} evaluates the fine-tuned models of '{task.models_of}': "
                 f"configure tasks.{task.models_of} too",
             )
+        if task.train_only:
+            users = sorted(n for n in config["tasks"] if get_task(n).models_of == task_name)
+            if not users:
+                known = sorted(t.name for t in TASKS.values() if t.models_of == task_name)
+                raise ConfigError(
+                    key,
+                    f"{task.title} is a training set only: configure a task that evaluates its "
+                    f"fine-tunes ({', '.join(known)})",
+                )
         if task.family == "qa" and "hyperparameters" in task_cfg:
             stride, length = task_cfg["doc_stride"], task_cfg["hyperparameters"]["max_length"]
             if stride + QUESTION_ROOM >= length:
@@ -255,8 +293,12 @@ def _check_translations(
     """A translation setting (or the pseudo test analysis) needs translations the task can use."""
     if task.family not in ("pair_classification", "regression", "tagging", "qa") or task.group:
         raise ConfigError(asked_by, f"{task.title} has no translated data for '{what}'")
-    if task.models_of:
-        raise ConfigError(asked_by, f"{task.title} evaluates {task.models_of}'s models only")
+    if task.models_of and what in ("translate-train", "translate-train-all"):
+        raise ConfigError(
+            asked_by,
+            f"{task.title} evaluates the {task.models_of} fine-tunes; translate-train models of "
+            f"them are not supported (zero-shot, translate-test and pseudo-test are)",
+        )
     translations = task_cfg.get("translations")
     if not translations:
         raise ConfigError(

@@ -50,20 +50,35 @@ FILE_CANDIDATES: dict[str, dict[str, tuple[str, ...]]] = {
         split: (f"{split}-{{lang}}.tsv", f"{{lang}}_*-ud-{split}.conllu")
         for split in ("train", "dev", "test")
     },
-    # QA: English SQuAD v1.1 trains; the benchmark's files evaluate
-    "xquad": {**SQUAD_FILES, "test": ("xquad.{lang}.json",)},
+    # QA: English SQuAD v1.1 trains (task squad); the benchmarks' files evaluate
+    "squad": SQUAD_FILES,
+    "xquad": {"test": ("xquad.{lang}.json",)},
     "mlqa": {
-        "train": SQUAD_FILES["train"],
-        "dev": ("dev-context-{lang}-question-{lang}.json", "dev-v1.1.json"),
+        "dev": ("dev-context-{lang}-question-{lang}.json",),
         "test": ("test-context-{lang}-question-{lang}.json",),
     },
     # {context}/{question}: the two languages of a G-XLT pair "context-question"
     "mlqa_gxlt": {
-        "train": SQUAD_FILES["train"],
-        "dev": ("dev-context-{context}-question-{question}.json", "dev-v1.1.json"),
+        "dev": ("dev-context-{context}-question-{question}.json",),
         "test": ("test-context-{context}-question-{question}.json",),
     },
-    "tydiqa": {**SQUAD_FILES, "test": ("tydiqa.goldp.{lang}.dev.json", "tydiqa.{lang}.dev.json")},
+    # XTREME's download layout (tydiqa-goldp-v1.1-train/, tydiqa-goldp-v1.1-dev/), else the
+    # files in the folder itself; GoldP's dev set is the benchmark's test set
+    "tydiqa": {
+        "train": (
+            "tydiqa-goldp-v1.1-train/tydiqa.{lang}.train.json",
+            "tydiqa.{lang}.train.json",
+        ),
+        **{
+            split: (
+                "tydiqa-goldp-v1.1-dev/tydiqa.goldp.{lang}.dev.json",
+                "tydiqa-goldp-v1.1-dev/tydiqa.{lang}.dev.json",
+                "tydiqa.goldp.{lang}.dev.json",
+                "tydiqa.{lang}.dev.json",
+            )
+            for split in ("dev", "test")
+        },
+    },
     **{task.name: GLUE_FILES for task in GLUE_TASKS},
     "mnli": {**GLUE_FILES, "dev": ("dev_matched.tsv",), "test": ("test_matched.tsv",)},
     "mnli_mm": {**GLUE_FILES, "dev": ("dev_mismatched.tsv",), "test": ("test_mismatched.tsv",)},
@@ -110,7 +125,7 @@ def candidate_files(task: Task, task_cfg: dict[str, Any], language: str, split: 
         return [demo_dir(task) / f"{split}-{language}.tsv"]
     base = Path(task_cfg.get("path") or ".")
     explicit = (task_cfg.get("files") or {}).get(split)
-    templates = (explicit,) if explicit else FILE_CANDIDATES[task.name][split]
+    templates = (explicit,) if explicit else FILE_CANDIDATES[task.name].get(split, ())
     code = task.file_codes.get(language, language)
     context, _, question = language.partition("-")
     keys = {"lang": language, "code": code, "context": context, "question": question or context}
@@ -132,6 +147,8 @@ def resolve_files(task: Task, task_cfg: dict[str, Any], language: str, split: st
         key = f"tasks.{task.name}.translations.{'files' if explicit else 'path'}"
     elif task_cfg["source"] == "demo":
         key = f"tasks.{task.name}.languages"
+    if not candidates:
+        raise ConfigError(key, f"{task.title} releases no {split} files (give files.{split})")
     tried = ", ".join(str(c) for c in candidates)
     raise ConfigError(
         key, f"no {split} file for {task.title} language '{language}' (looked for: {tried})"
@@ -140,8 +157,6 @@ def resolve_files(task: Task, task_cfg: dict[str, Any], language: str, split: st
 
 def hub_location(task: Task, language: str, split: str = "test") -> tuple[str, str | None]:
     """The hub dataset id and config that hold ``split`` of ``language`` of ``task``."""
-    if task.hub_train and split in ("train", "dev") and language == task.train_language:
-        return task.hub_train
     if task.hub_configs or task.family == "qa":
         if language not in task.hub_configs:
             raise ConfigError(
@@ -196,8 +211,7 @@ def materialize(
         elif task.family == "mining":
             examples = bucc_from_hub(dataset, name, language)
         elif task.family == "qa":
-            from_train_set = (hub_id, config_name) == task.hub_train
-            prefix = "" if from_train_set else task.hub_id_prefixes.get(language, "")
+            prefix = task.hub_id_prefixes.get(language, "")
             examples = qa_examples_from_hub(dataset, name, prefix)
         else:
             examples = pair_examples_from_hub(dataset, task)

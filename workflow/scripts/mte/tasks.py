@@ -43,12 +43,13 @@ class Task:
     settings: tuple[str, ...] = ("zero-shot",)
     # a language's code in released file names, where it is not the language code itself
     file_codes: dict[str, str] = field(default_factory=dict)
-    # hub dataset (id, config) of the English training and dev data, when another dataset
-    # than the evaluation sets' holds them (SQuAD for the QA tasks)
-    hub_train: tuple[str, str | None] | None = None
+    # a training set only (SQuAD v1.1): fine-tuned on, never evaluated; the tasks whose
+    # ``models_of`` names it evaluate its fine-tunes
+    train_only: bool = False
     # QA answer normalisation: "squad" (v1.1) or "mlqa" (v1, per language)
     qa_normalization: str = ""
-    # evaluate the fine-tuned models of another task instead of fine-tuning again
+    # evaluate the fine-tuned models of another task instead of fine-tuning again (one SQuAD
+    # fine-tune serves XQuAD, MLQA and MLQA G-XLT, as in XTREME's scripts/train.sh)
     models_of: str = ""
     # hub configs that mix languages: a language's examples are those whose id starts with
     # this prefix (google/xtreme's "tydiqa": "arabic-2387335860751143628-1")
@@ -378,6 +379,21 @@ TASKS: dict[str, Task] = {
             reference="Universal Dependencies v2.5; XTREME Table 2",
         ),
         Task(
+            name="squad",
+            title="SQuAD v1.1",
+            family="qa",
+            languages=("en",),
+            labels=(),
+            primary_metric="f1",
+            metrics=("f1", "exact_match"),
+            hub_id="rajpurkar/squad",
+            hub_splits={"train": "train", "dev": "validation"},
+            hub_configs={"en": ("rajpurkar/squad", None)},
+            qa_normalization="squad",
+            train_only=True,
+            reference="Rajpurkar et al. 2016 (SQuAD v1.1): the English training set of XQuAD and MLQA",
+        ),
+        Task(
             name="xquad",
             title="XQuAD",
             family="qa",
@@ -390,8 +406,8 @@ TASKS: dict[str, Task] = {
             # XQuAD is one evaluation set, released as the hub's validation split
             hub_splits={"train": "train", "dev": "validation", "test": "validation"},
             hub_configs={lang: ("google/xquad", f"xquad.{lang}") for lang in XQUAD_LANGUAGES},
-            hub_train=("rajpurkar/squad", None),
             qa_normalization="squad",
+            models_of="squad",
             reference="Artetxe et al. 2020 (XQuAD); XTREME Table 2",
         ),
         Task(
@@ -405,8 +421,8 @@ TASKS: dict[str, Task] = {
             hub_id="facebook/mlqa",
             hub_splits={"train": "train", "dev": "validation", "test": "test"},
             hub_configs={lang: ("facebook/mlqa", f"mlqa.{lang}.{lang}") for lang in MLQA_LANGUAGES},
-            hub_train=("rajpurkar/squad", None),
             qa_normalization="mlqa",
+            models_of="squad",
             reference="Lewis et al. 2020 (MLQA); XLM-R Table 3; XTREME Table 2",
         ),
         Task(
@@ -423,9 +439,8 @@ TASKS: dict[str, Task] = {
                 pair: ("facebook/mlqa", "mlqa.{}.{}".format(*pair.split("-")))
                 for pair in GXLT_PAIRS
             },
-            hub_train=("rajpurkar/squad", None),
             qa_normalization="mlqa",
-            models_of="mlqa",
+            models_of="squad",
             reference="Lewis et al. 2020 (MLQA), Table 5 (G-XLT)",
         ),
         Task(
@@ -437,11 +452,13 @@ TASKS: dict[str, Task] = {
             primary_metric="f1",
             metrics=("f1", "exact_match"),
             hub_id="google/xtreme",
+            # GoldP has train and dev sets; XTREME evaluates on dev (its "test")
             hub_splits={"train": "train", "dev": "validation", "test": "validation"},
             # google/xtreme's "tydiqa" config holds all languages; ids name the language
             hub_configs={lang: ("google/xtreme", "tydiqa") for lang in TYDIQA_LANGUAGES},
             hub_id_prefixes={lang: f"{name}-" for lang, name in TYDIQA_ID_NAMES.items()},
-            hub_train=("rajpurkar/squad", None),
+            # XTREME fine-tunes on the English TyDiQA-GoldP training set, not on SQuAD
+            # (scripts/train.sh: train_qa.sh $MODEL tydiqa; train_qa.sh: tydiqa.en.train.json)
             qa_normalization="squad",
             reference="Clark et al. 2020 (TyDi QA); XTREME Table 2",
         ),
