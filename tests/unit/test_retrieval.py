@@ -161,3 +161,40 @@ def test_bucc_candidate_outside_its_split_is_an_integrity_error() -> None:
     predictions = [_candidate("dev", "de-1", "en-1", 1.0), _candidate("test", "de-9", "en-1", 1.0)]
     with pytest.raises(IntegrityError, match=r"pair \('de-9', 'en-1'\) is not a pair"):
         score_mining(TASKS["bucc"], predictions, test, dev, "p", "test.jsonl", "dev.jsonl")
+
+
+def test_bucc_drops_pairs_of_sentences_that_occur_under_several_ids(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """XTREME mines distinct sentences, then deletes a sentence repeated under several ids
+    (third_party/utils_retrieve.py, read_sent2id): its mined pair names no one id pair. Here
+    b stands for de-2 and de-3, C for en-3 and en-4; a-A is the one pair left."""
+    import numpy as np
+
+    import mte.retrieve as retrieve
+
+    vectors = {
+        "a": [1.0, 0.0, 0.0], "A": [1.0, 0.0, 0.0],
+        "b": [0.0, 1.0, 0.0], "B": [0.0, 1.0, 0.0],
+        "c": [0.0, 0.0, 1.0], "C": [0.0, 0.0, 1.0],
+    }  # fmt: skip
+    monkeypatch.setattr(retrieve, "load_encoder", lambda *a, **k: (None, None, {}, {"model": 0}))
+    monkeypatch.setattr(
+        retrieve,
+        "_embed",
+        lambda model, tok, usage, layers, texts, bs: {
+            "model": np.array([vectors[t] for t in texts], dtype=np.float32)
+        },
+    )
+    records = [
+        {"id": "de-1", "side": "xx", "text": "a"},
+        {"id": "de-2", "side": "xx", "text": "b"},
+        {"id": "de-3", "side": "xx", "text": "b"},
+        {"id": "de-4", "side": "xx", "text": "c"},
+        {"id": "en-1", "side": "en", "text": "A"},
+        {"id": "en-2", "side": "en", "text": "B"},
+        {"id": "en-3", "side": "en", "text": "C"},
+        {"id": "en-4", "side": "en", "text": "C"},
+    ]
+    mined = retrieve.mine_bucc("unused", {"test": records}, ["model"], 8)
+    assert [(m["source"], m["target"]) for m in mined] == [("de-1", "en-1")]

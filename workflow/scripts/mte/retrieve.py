@@ -71,9 +71,11 @@ def retrieve_tatoeba(
 
 
 def _unique_texts(records: list[dict[str, Any]], side: str) -> tuple[list[str], list[list[str]]]:
-    """The distinct sentences of one side and the ids each stands for (BUCC repeats some
-    sentences under several ids; LASER's BUCC script mines distinct sentences, then maps a
-    mined pair to every id pair it stands for)."""
+    """The distinct sentences of one side and the ids each stands for. BUCC repeats some
+    sentences under several ids: XTREME mines distinct sentences (third_party/utils_retrieve.py,
+    text_load_unify and unique_embeddings in mine_bitext), then drops every mined pair with a
+    sentence that stands for more than one id (read_sent2id deletes repeated sentences before
+    read_candidate2score maps text pairs to id pairs)."""
     ids_of: dict[str, list[str]] = {}
     for record in records:
         if record["side"] == side:
@@ -100,18 +102,29 @@ def mine_bucc(
         target = _embed(model, tokenizer, usage, layers, target_texts, batch_size)
         for name in layers:
             candidates = margin_candidates(source[name], target[name])
-            log.info("%s, layer %s: %d candidate pairs", split, name, len(candidates))
-            for i, j, score in candidates:
-                for source_id in source_ids[i]:
-                    for target_id in target_ids[j]:
-                        out.append(
-                            {
-                                "split": split,
-                                "layer": name,
-                                "layer_index": layers[name],
-                                "source": source_id,
-                                "target": target_id,
-                                "score": score,
-                            }
-                        )
+            # a sentence under several ids names no one pair: XTREME scores none of its pairs
+            kept = [
+                (i, j, score)
+                for i, j, score in candidates
+                if len(source_ids[i]) == 1 and len(target_ids[j]) == 1
+            ]
+            log.info(
+                "%s, layer %s: %d candidate pairs (%d more dropped: a sentence of the pair "
+                "occurs under several ids)",
+                split,
+                name,
+                len(kept),
+                len(candidates) - len(kept),
+            )
+            out += [
+                {
+                    "split": split,
+                    "layer": name,
+                    "layer_index": layers[name],
+                    "source": source_ids[i][0],
+                    "target": target_ids[j][0],
+                    "score": score,
+                }
+                for i, j, score in kept
+            ]
     return out
