@@ -13,6 +13,7 @@ from mte.readers.pairs import read_pairs
 from mte.readers.qa import qa_examples_from_hub, read_squad_json
 from mte.readers.retrieval import bucc_from_hub, read_bucc, read_tatoeba, tatoeba_from_hub
 from mte.readers.tagging import count_empty_tokens, read_tagging
+from mte.readers.text import read_lines
 from mte.tasks import GLUE_TASKS, TRANSLATED_SPLITS, Task
 
 PAIR_FILES = {
@@ -93,6 +94,31 @@ FILE_CANDIDATES: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
+# XTREME's processed test files of these tasks hold no labels (the benchmark hid them): where
+# the labelled test sets are instead
+LABELLED_RELEASES = {
+    "xnli": "XNLI 1.0's xnli.test.tsv (XNLI-1.0.zip from dl.fbaipublicfiles.com/XNLI), "
+    "or source: hub (facebook/xnli)",
+    "pawsx": "the PAWS-X release's x-final/{lang}/test_2k.tsv (x-final.tar.gz from "
+    "storage.googleapis.com/paws/pawsx), or source: hub (google-research-datasets/paws-x)",
+    "panx": "source: hub (google/xtreme PAN-X.{lang}), or WikiANN with Rahimi et al.'s splits",
+    "udpos": "the Universal Dependencies v2.5 treebanks' {lang}_*-ud-test.conllu files "
+    "(hdl.handle.net/11234/1-3105), or source: hub (google/xtreme udpos.*)",
+}
+
+
+def has_no_labels(task: Task, path: Path) -> bool:
+    """An XTREME processed TSV without its labels: pair lines of two fields (text_a, text_b),
+    or tagging lines of a token alone. The first non-blank line decides."""
+    if task.name not in LABELLED_RELEASES or path.suffix != ".tsv":
+        return False
+    for _, line in read_lines(path):
+        if line.strip():
+            fields = line.split("\t")
+            return len(fields) == (1 if task.family == "tagging" else 2)
+    return False
+
+
 # XTREME's release of its translations names them so (one folder per task)
 TRANSLATION_FILES = {
     "translate-train": "translate-train/en-{lang}-translated.{ext}",
@@ -136,11 +162,24 @@ def resolve_files(task: Task, task_cfg: dict[str, Any], language: str, split: st
     """The files of the first candidate that exists, or a :class:`ConfigError` naming what
     was tried."""
     candidates = candidate_files(task, task_cfg, language, split)
+    unlabelled = None
     for candidate in candidates:
         found = _expand(candidate)
+        # a folder with XTREME's unlabelled test-{lang}.tsv and a labelled release beside it:
+        # the labelled one is read
+        if found and split not in TRANSLATED_SPLITS and has_no_labels(task, found[0]):
+            unlabelled = unlabelled or found[0]
+            continue
         if found:
             return found
     key = f"tasks.{task.name}.{'files' if task_cfg.get('files') else 'path'}"
+    if unlabelled is not None:
+        where = LABELLED_RELEASES[task.name].format(lang=language)
+        raise ConfigError(
+            key,
+            f"{unlabelled} has no labels (XTREME's processed {split} files of {task.title} hide "
+            f"them): give the labelled release, {where}",
+        )
     if split in TRANSLATED_SPLITS:
         translations = task_cfg.get("translations") or {}
         explicit = split in (translations.get("files") or {})

@@ -1,0 +1,53 @@
+"""Where a split's files are found: XTREME's unlabelled test files are never read as gold."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mte.data import resolve_files
+from mte.errors import ConfigError
+from mte.tasks import TASKS
+
+
+def _folder(path: Path, files: dict[str, str]) -> dict:
+    for name, text in files.items():
+        (path / name).write_text(text, encoding="utf-8")
+    return {"source": "files", "path": str(path)}
+
+
+XNLI_HEADER = "language\tgold_label\tsentence1\tsentence2\n"
+
+
+@pytest.mark.parametrize(
+    ("task", "name", "text", "release"),
+    [
+        ("xnli", "test-de.tsv", "Ein Hund.\tEin Tier.\n", "XNLI 1.0's xnli.test.tsv"),
+        ("pawsx", "test-de.tsv", "Satz eins.\tSatz zwei.\n", "x-final/de/test_2k.tsv"),
+        ("panx", "test-de.tsv", "Berlin\nliegt\n\nJa\n", "google/xtreme PAN-X.de"),
+        ("udpos", "test-de.tsv", "Berlin\nliegt\n", "de_*-ud-test.conllu"),
+    ],
+)
+def test_an_unlabelled_xtreme_test_file_says_so_and_where_the_labels_are(
+    tmp_path: Path, task: str, name: str, text: str, release: str
+) -> None:
+    config = _folder(tmp_path, {name: text})
+    with pytest.raises(ConfigError) as caught:
+        resolve_files(TASKS[task], config, "de", "test")
+    message = str(caught.value)
+    assert caught.value.key == f"tasks.{task}.path"
+    assert f"{tmp_path / name} has no labels" in message and release in message
+
+
+def test_the_labelled_release_beside_an_unlabelled_file_is_read(tmp_path: Path) -> None:
+    labelled = XNLI_HEADER + "de\tentailment\tEin Hund.\tEin Tier.\n"
+    config = _folder(tmp_path, {"test-de.tsv": "Ein Hund.\tEin Tier.\n", "xnli.test.tsv": labelled})
+    assert resolve_files(TASKS["xnli"], config, "de", "test") == [tmp_path / "xnli.test.tsv"]
+
+
+def test_labelled_xtreme_files_are_read_as_before(tmp_path: Path) -> None:
+    config = _folder(tmp_path, {"test-de.tsv": "Ein Hund.\tEin Tier.\tentailment\n"})
+    assert resolve_files(TASKS["xnli"], config, "de", "test") == [tmp_path / "test-de.tsv"]
+    tagged = _folder(tmp_path, {"test-nl.tsv": "Berlin\tB-LOC\n\tPROPN\n"})
+    assert resolve_files(TASKS["panx"], tagged, "nl", "test") == [tmp_path / "test-nl.tsv"]
