@@ -11,7 +11,7 @@ from mte.data import materialize
 from mte.errors import InputError
 from mte.metrics import binary_f1, matthews_corrcoef, pearson, spearman
 from mte.readers.pairs import read_pairs
-from mte.tables import glue_average, glue_table
+from mte.tables import glue_average, glue_markdown, glue_table
 from mte.tasks import GLUE_TASKS, TASKS
 
 
@@ -176,3 +176,27 @@ def test_glue_table_means_seeds_then_averages_tasks() -> None:
     assert row["mrpc_f1"] == pytest.approx(85.0)
     assert row["stsb_spearman"] == pytest.approx(55.0)
     assert row["avg"] == pytest.approx(70.0)
+
+
+def test_the_glue_average_is_the_xlmr_tables_six_tasks_cola_and_rte_outside() -> None:
+    """XLM-R Table 4 averages MNLI-m/mm, QNLI, QQP, SST-2, MRPC, STS-B: CoLA and RTE, when run,
+    enter only ``avg_all``."""
+    tasks = [t for t in GLUE_TASKS if t.name in ("sst2", "cola", "rte")]
+
+    def score(task: str, metrics: dict) -> dict:
+        return {"model": "m", "setting": "zero-shot", "seed": 1, "task": task, "metrics": metrics}
+
+    table = glue_table(
+        [
+            score("sst2", {"accuracy": 0.9}),
+            score("cola", {"mcc": 0.5}),
+            score("rte", {"accuracy": 0.7}),
+        ],
+        tasks,
+    )
+    row = table.iloc[0]
+    assert row["avg"] == pytest.approx(90.0)
+    assert row["avg_all"] == pytest.approx((90.0 + 50.0 + 70.0) / 3)
+    markdown = glue_markdown(table, tasks)
+    assert "| SST-2 | CoLA | RTE | avg | avg_all |" in markdown  # the XLM-R table's order
+    assert "avg_all: over every task run, CoLA and RTE included" in markdown

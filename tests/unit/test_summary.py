@@ -69,21 +69,36 @@ def test_seeds_average_per_seed_then_over_seeds() -> None:
     assert table["avg_std"] == pytest.approx(0.0)
 
 
+def _cited(**entry) -> dict:
+    return {"protocol": "one run", "source": "its text", "setting": "zero-shot", **entry}
+
+
 def test_published_and_delta_rows() -> None:
     references = [
-        {"source": "Paper, Table 1", "model": "m", "task": "xnli", "setting": "zero-shot",
-         "metric": "accuracy", "values": {"en": 85.0, "de": 70.0}},
-        {"source": "Paper, Table 2", "model": "m", "task": "xtreme_summary", "setting": "zero-shot",
-         "metric": "score", "values": {"xnli": 75.0, "xquad": [60.0, 40.0]}},
+        _cited(paper="paper", table="Table 1", model="m", task="xnli", metric="accuracy",
+               values={"en": 85.0, "de": 70.0}),
+        # XTREME's task scores: averages only; QA as (F1 + EM) / 2
+        _cited(paper="xtreme", table="Table 2", model="m", task="xnli", metric="accuracy",
+               values={}, average=75.0),
+        _cited(paper="xtreme", table="Table 2", model="m", task="xquad", metric="f1",
+               values={}, average=60.0),
+        _cited(paper="xtreme", table="Table 2", model="m", task="xquad", metric="exact_match",
+               values={}, average=40.0),
     ]  # fmt: skip
     table = task_table(SCORES[:3], ["en", "de", "es"], "accuracy")
     rows = with_references(table, references, "xnli", ["en", "de", "es"], {"": "accuracy"})
-    assert list(rows["row"]) == ["ours", "published", "ours - published"]
+    # XTREME's average is over all 15 XNLI languages, this table's over three: printed, with
+    # no delta, and labelled so
+    assert list(rows["row"]) == ["ours", *["published", "ours - published"] * 2]
+    xtreme, xtreme_delta = rows.iloc[3], rows.iloc[4]
+    assert xtreme["reference"] == "xtreme Table 2, one run (avg over all 15 languages)"
+    assert xtreme["avg"] == 75.0 and pd.isna(xtreme_delta["avg"])
     published, delta = rows.iloc[1], rows.iloc[2]
+    assert published["reference"] == "paper Table 1, one run"
     assert published["en"] == 85.0 and pd.isna(published["es"]) and pd.isna(published["avg"])
     assert delta["en"] == pytest.approx(-5.0) and delta["de"] == pytest.approx(-10.0)
     markdown = to_markdown(rows, ["en", "de", "es"], "XNLI")
-    assert "| m | zero-shot (ours - published) | -5.0 | -10.0 |  |  |" in markdown
+    assert "| m | zero-shot (ours - published: paper Table 1, one run) | -5.0 | -10.0 |" in markdown
     summary = summary_with_references(
         xtreme_summary(SCORES[:5], ["xnli", "xquad"]), references, ["xnli", "xquad"]
     )
@@ -91,6 +106,34 @@ def test_published_and_delta_rows() -> None:
     assert summary.iloc[1]["xquad"] == pytest.approx(50.0)
     assert summary.iloc[2]["avg"] == pytest.approx(57.5 - 62.5)
     assert "Cross-lingual transfer gap" in summary_markdown(summary, ["xnli", "xquad"])
+
+
+def test_two_papers_publishing_one_cell_give_two_labelled_rows() -> None:
+    """XLM-R large XNLI: 80.9 in the XLM-R paper (five seeds), 79.2 in XTREME (one run); a
+    table over all 15 languages shows both, each with its own delta."""
+    from mte.tasks import TASKS
+
+    languages = list(TASKS["xnli"].languages)
+    scores = [
+        {"model": "m", "setting": "zero-shot", "seed": 1, "task": "xnli", "language": lang,
+         "metrics": {"accuracy": 0.8}, "n": 10}
+        for lang in languages
+    ]  # fmt: skip
+    references = [
+        _cited(paper="xlmr-paper", table="Table 1", model="m", task="xnli", metric="accuracy",
+               protocol="mean of 5 seeds", values={lang: 81.0 for lang in languages}),
+        _cited(paper="xtreme", table="Table 2", model="m", task="xnli", metric="accuracy",
+               values={}, average=79.2),
+    ]  # fmt: skip
+    table = task_table(scores, languages, "accuracy")
+    rows = with_references(table, references, "xnli", languages, {"": "accuracy"})
+    assert list(rows["row"]) == ["ours", *["published", "ours - published"] * 2]
+    assert list(rows["reference"].iloc[1::2]) == [
+        "xlmr-paper Table 1, mean of 5 seeds",
+        "xtreme Table 2, one run",
+    ]
+    assert rows.iloc[1]["avg"] == pytest.approx(81.0) and rows.iloc[3]["avg"] == 79.2
+    assert rows.iloc[4]["avg"] == pytest.approx(0.8) and pd.isna(rows.iloc[3]["en"])
 
 
 def test_latex_booktabs_table(tmp_path: Path) -> None:
@@ -139,3 +182,13 @@ def test_a_setting_not_every_task_runs_has_no_row() -> None:
     assert table.loc[0, "avg"] == pytest.approx(75.0)
     with pytest.raises(ValueError, match="no model and setting has scores for every task"):
         xtreme_summary(scores[4:], ["xnli", "pawsx"])
+
+
+def test_a_summary_without_all_nine_tasks_says_what_it_averages() -> None:
+    from mte.summary import XTREME_TASKS, summary_title
+
+    markdown = summary_markdown(xtreme_summary(SCORES[:5], ["xnli", "xquad"]), ["xnli", "xquad"])
+    first = markdown.splitlines()[0]
+    assert first.startswith("# Partial XTREME summary: the average is over 2 of XTREME's 9 tasks")
+    assert "(xnli, xquad); missing: pawsx, udpos, panx, mlqa, tydiqa, bucc, tatoeba" in first
+    assert summary_title(list(XTREME_TASKS)) == "XTREME summary (QA: (F1 + EM) / 2; %)"

@@ -11,6 +11,10 @@ from mte.tasks import get_task
 
 # XTREME's nine tasks in its Table 2 order
 XTREME_TASKS = ("xnli", "pawsx", "udpos", "panx", "xquad", "mlqa", "tydiqa", "bucc", "tatoeba")
+# where the summary's published rows come from: XTREME's own task scores
+SUMMARY_SOURCE = ("xtreme", "Table 2")
+# the metric of each non-QA task's published task score
+SCORED = {task: get_task(task).primary_metric for task in XTREME_TASKS}
 
 
 def language_score(score: dict[str, Any]) -> float:
@@ -73,21 +77,54 @@ def xtreme_summary(scores: list[dict[str, Any]], tasks: list[str]) -> pd.DataFra
 def summary_with_references(
     table: pd.DataFrame, references: list[dict[str, Any]], tasks: list[str]
 ) -> pd.DataFrame:
-    """``table`` with published rows (XTREME's Table 2 task scores, QA as (F1 + EM) / 2) and
-    delta rows after each model whose name has them."""
-    from mte.references import cell_score, find_reference
+    """``table`` with a published row (XTREME's Table 2 task scores; QA as (F1 + EM) / 2, so
+    only where both were read) and a delta row after each model whose name has them. The
+    published average is the mean of the published tasks when every task of the table has one.
+    """
+    from mte.references import find_references, label
     from mte.tables import interleave_published
 
-    def published_of(row: pd.Series) -> dict[str, Any] | None:
-        entry = find_reference(references, row["model"], "xtreme_summary", row["setting"], "score")
-        if entry is None:
-            return None
-        published = {t: cell_score(entry["values"][t]) for t in tasks if t in entry["values"]}
+    def task_score(model: str, setting: str, task: str) -> tuple[float | None, str | None]:
+        metrics = ("f1", "exact_match") if get_task(task).family == "qa" else (SCORED[task],)
+        found = []
+        for metric in metrics:
+            entries = [
+                entry
+                for entry in find_references(references, model, task, setting, metric)
+                if (entry["paper"], entry["table"]) == SUMMARY_SOURCE
+                and entry.get("average") is not None
+            ]
+            if not entries:
+                return None, None
+            found.append(entries[0])
+        return sum(e["average"] for e in found) / len(found), label(found[0])
+
+    def published_of(row: pd.Series) -> list[tuple[str, dict[str, Any]]]:
+        published, source = {}, None
+        for task in tasks:
+            value, where = task_score(row["model"], row["setting"], task)
+            if value is not None:
+                published[task], source = value, where
+        if not published:
+            return []
         if len(published) == len(tasks):
             published[AVERAGE] = sum(published.values()) / len(tasks)
-        return published
+        return [(source, published)]
 
     return interleave_published(table, published_of)
+
+
+def summary_title(tasks: list[str]) -> str:
+    """The summary's title: a run without all nine tasks says which it averages and which are
+    missing, so that its average is never read as XTREME's."""
+    missing = [task for task in XTREME_TASKS if task not in tasks]
+    if not missing:
+        return "XTREME summary (QA: (F1 + EM) / 2; %)"
+    return (
+        f"Partial XTREME summary: the average is over {len(tasks)} of XTREME's "
+        f"{len(XTREME_TASKS)} tasks ({', '.join(tasks)}); missing: {', '.join(missing)} "
+        "(QA: (F1 + EM) / 2; %)"
+    )
 
 
 def summary_markdown(table: pd.DataFrame, tasks: list[str]) -> str:
@@ -95,7 +132,7 @@ def summary_markdown(table: pd.DataFrame, tasks: list[str]) -> str:
     from mte.tables import _cell, _label
 
     titles = [get_task(t).title for t in tasks]
-    lines = ["# XTREME summary (QA: (F1 + EM) / 2; %)", ""]
+    lines = [f"# {summary_title(tasks)}", ""]
     lines += ["| model | setting | " + " | ".join(titles) + f" | {AVERAGE} |"]
     lines.append("|---|---|" + "---:|" * (len(tasks) + 1))
     for _, row in table.iterrows():

@@ -210,52 +210,80 @@ def with_references(
     metrics: dict[str, str],
 ) -> pd.DataFrame:
     """``table`` with a ``row`` column, and after each (model, setting) row that has published
-    numbers for the same model name, a ``published`` row and an ``ours - published`` row.
+    numbers for the same model name, per paper and table that publish them a ``published`` row
+    and an ``ours - published`` row, labelled in a ``reference`` column.
 
     ``metrics``: column suffix -> metric (``{"": "f1", "_em": "exact_match"}`` for QA). A
-    published average covers the table's languages only when the paper has all of them.
+    published average covers the table's languages only when the paper has all of them. An
+    entry with only an average (XTREME's Table 2) is its task's average over all its languages:
+    it is printed in ``avg``, and its delta only when the table covers those languages too
+    (else the row's label says what the average is over, and the delta stays empty).
     """
-    from mte.references import find_reference
+    from mte.references import find_references, label
+    from mte.tasks import get_task
 
-    def published_of(row: pd.Series) -> dict[str, Any] | None:
-        published: dict[str, Any] = {}
-        found = False
+    every_language = set(languages) == set(get_task(task).languages)
+
+    every = len(get_task(task).languages)
+
+    def published_of(row: pd.Series) -> list[tuple[str, dict[str, Any], set[str]]]:
+        by_source: dict[str, dict[str, Any]] = {}
+        apart: dict[str, set[str]] = {}
         for suffix, metric in metrics.items():
-            entry = find_reference(references, row["model"], task, row["setting"], metric)
-            if entry is None:
-                continue
-            found = True
-            values = [entry["values"].get(lang) for lang in languages]
-            for lang, value in zip(languages, values, strict=True):
-                published[f"{lang}{suffix}"] = value
-            complete = all(v is not None for v in values)
-            published[f"{AVERAGE}{suffix}"] = sum(values) / len(values) if complete else None
-        return published if found else None
+            for entry in find_references(references, row["model"], task, row["setting"], metric):
+                source = label(entry)
+                if not entry["values"] and not every_language:
+                    source += f" (avg over all {every} languages)"
+                    apart.setdefault(source, set()).add(f"{AVERAGE}{suffix}")
+                published = by_source.setdefault(source, {})
+                if not entry["values"]:
+                    published[f"{AVERAGE}{suffix}"] = entry["average"]
+                    continue
+                values = [entry["values"].get(lang) for lang in languages]
+                for lang, value in zip(languages, values, strict=True):
+                    published[f"{lang}{suffix}"] = value
+                complete = all(v is not None for v in values)
+                published[f"{AVERAGE}{suffix}"] = sum(values) / len(values) if complete else None
+        return [
+            (source, published, apart.get(source, set()))
+            for source, published in by_source.items()
+            if any(value is not None for value in published.values())
+        ]
 
     return interleave_published(table, published_of)
 
 
 def interleave_published(
-    table: pd.DataFrame, published_of: Callable[[pd.Series], dict[str, Any] | None]
+    table: pd.DataFrame,
+    published_of: Callable[[pd.Series], list[tuple]],
 ) -> pd.DataFrame:
-    """``table`` with a ``row`` column; after each row for which ``published_of(row)`` gives
-    published values (column -> number, or None where the paper has none), a ``published``
-    row and an ``ours - published`` row."""
+    """``table`` with a ``row`` column; after each row, for every (reference label, published
+    values[, columns not to compare]) that ``published_of(row)`` gives (column -> number, or
+    None where the paper has none), a ``published`` row and an ``ours - published`` row,
+    labelled in a ``reference`` column (present only when some row has one)."""
     rows = []
     for _, row in table.iterrows():
         ours = {**row.to_dict(), "row": OURS}
         rows.append(ours)
-        published = published_of(row)
-        if published is None:
-            continue
         key = {"model": row["model"], "setting": row["setting"]}
-        rows.append({**key, **published, "row": PUBLISHED})
-        delta = {c: ours[c] - value for c, value in published.items() if value is not None}
-        rows.append({**key, **delta, "row": DELTA})
+        for source, published, *apart in published_of(row):
+            rows.append({**key, **published, "row": PUBLISHED, "reference": source})
+            apart = apart[0] if apart else set()
+            delta = {
+                c: ours[c] - value
+                for c, value in published.items()
+                if value is not None
+                and c not in apart
+                and ours.get(c) is not None
+                and not pd.isna(ours[c])
+            }
+            rows.append({**key, **delta, "row": DELTA, "reference": source})
+    labelled = any("reference" in r for r in rows)
     columns = [
         "model",
         "setting",
         "row",
+        *(["reference"] if labelled else []),
         *[c for c in table.columns if c not in ("model", "setting")],
     ]
     return pd.DataFrame(rows).reindex(columns=columns)
@@ -290,7 +318,12 @@ def _cell(row: pd.Series, column: str, second: str | None, marks: Marks = Marks(
 
 def _label(row: pd.Series) -> str:
     kind = row.get("row", OURS)
-    return row["setting"] if kind in (OURS, None) or pd.isna(kind) else f"{row['setting']} ({kind})"
+    if kind in (OURS, None) or pd.isna(kind):
+        return row["setting"]
+    source = row.get("reference")
+    if source is not None and not pd.isna(source):
+        return f"{row['setting']} ({kind}: {source})"
+    return f"{row['setting']} ({kind})"
 
 
 def to_markdown(
@@ -400,6 +433,10 @@ def pair_matrix_markdown(table: pd.DataFrame, pairs: list[str], title: str) -> s
 
 # MNLI's matched and mismatched accuracies are one GLUE task with two metrics
 GLUE_MERGED = {"mnli_mm": "mnli"}
+# the six tasks the XLM-R paper's GLUE table (Table 4) averages (MNLI-m/mm as one); CoLA and
+# RTE, when run, enter a second average only
+XLMR_GLUE_TASKS = ("mnli", "mnli_mm", "qnli", "qqp", "sst2", "mrpc", "stsb")
+ALL_GLUE_AVERAGE = "avg_all"
 
 
 def glue_average(task_metrics: dict[str, dict[str, float]]) -> float:
@@ -416,7 +453,8 @@ def glue_average(task_metrics: dict[str, dict[str, float]]) -> float:
 
 def glue_table(scores: list[dict[str, Any]], tasks: list[Any]) -> pd.DataFrame:
     """Rows model x setting; per task one column per metric (in percent, mean over seeds) and
-    the GLUE average, as the XLM-R paper's GLUE table."""
+    the GLUE average over the XLM-R paper's six Table 4 tasks (``avg``); with CoLA or RTE run
+    too, ``avg_all`` averages every task."""
     rows: dict[tuple[str, str], dict[str, dict[str, list[float]]]] = {}
     for s in scores:
         cell = rows.setdefault((s["model"], s["setting"]), {}).setdefault(s["task"], {})
@@ -435,19 +473,62 @@ def glue_table(scores: list[dict[str, Any]], tasks: list[Any]) -> pd.DataFrame:
         for t in tasks:
             for metric in t.metrics:
                 record[f"{t.name}_{metric}"] = means[t.name][metric]
-        record[AVERAGE] = glue_average(means)
+        table4 = {name: m for name, m in means.items() if name in XLMR_GLUE_TASKS}
+        record[AVERAGE] = glue_average(table4) if table4 else float("nan")
+        if len(table4) < len(means):
+            record[ALL_GLUE_AVERAGE] = glue_average(means)
         records.append(record)
     return pd.DataFrame(records)
 
 
+def glue_with_references(
+    table: pd.DataFrame, references: list[dict[str, Any]], tasks: list[Any]
+) -> pd.DataFrame:
+    """``table`` with the published GLUE rows (the XLM-R paper's Table 4) after each model that
+    has them. A published cell fills a task's column only where the task has one metric (MNLI,
+    QNLI, SST-2: accuracy); Table 4 names no metric for QQP, MRPC and STS-B, whose columns stay
+    empty. The published average is the paper's, over its six tasks."""
+    from mte.references import find_references, label
+
+    def published_of(row: pd.Series) -> list[tuple[str, dict[str, Any]]]:
+        found = []
+        for entry in find_references(references, row["model"], "glue", row["setting"], "score"):
+            published: dict[str, Any] = {
+                f"{task.name}_{task.metrics[0]}": entry["values"].get(task.name)
+                for task in tasks
+                if len(task.metrics) == 1
+            }
+            published[AVERAGE] = entry.get("average")
+            found.append((label(entry), published))
+        return found
+
+    return interleave_published(table, published_of)
+
+
 def glue_markdown(table: pd.DataFrame, tasks: list[Any]) -> str:
     """The GLUE table in Markdown: a task with two metrics reads ``first/second``."""
-    header = ["model", "setting", *(t.title for t in tasks), AVERAGE]
+    averages = [AVERAGE, *([ALL_GLUE_AVERAGE] if ALL_GLUE_AVERAGE in table else [])]
+    header = ["model", "setting", *(t.title for t in tasks), *averages]
     lines = ["# GLUE (dev, %)", "", "| " + " | ".join(header) + " |"]
-    lines.append("|" + "---|" * 2 + "---:|" * (len(tasks) + 1))
+    lines.append("|" + "---|" * 2 + "---:|" * (len(tasks) + len(averages)))
+    def number(row: pd.Series, column: str) -> str:
+        value = row.get(column)
+        if value is None or pd.isna(value):
+            return ""
+        return f"{value:+.1f}" if row.get("row") == DELTA else f"{value:.1f}"
+
     for _, row in table.iterrows():
-        cells = ["/".join(f"{row[f'{t.name}_{m}']:.1f}" for m in t.metrics) for t in tasks]
-        cells.append(f"{row[AVERAGE]:.1f}")
-        lines.append("| " + " | ".join([row["model"], row["setting"], *cells]) + " |")
+        cells = []
+        for t in tasks:
+            values = [number(row, f"{t.name}_{m}") for m in t.metrics]
+            cells.append("/".join(values) if any(values) else "")
+        cells += [number(row, column) for column in averages]
+        lines.append("| " + " | ".join([row["model"], _label(row), *cells]) + " |")
     metrics = "; ".join(f"{t.title}: {'/'.join(t.metrics)}" for t in tasks)
-    return "\n".join(lines) + f"\n\nMetrics - {metrics}.\n"
+    note = (
+        f"{AVERAGE}: the mean over the XLM-R paper's Table 4 tasks run here (MNLI-m/mm, QNLI, "
+        "QQP, SST-2, MRPC, STS-B; a task with two metrics scores their mean)"
+    )
+    if len(averages) > 1:
+        note += f"; {ALL_GLUE_AVERAGE}: over every task run, CoLA and RTE included"
+    return "\n".join(lines) + f"\n\nMetrics - {metrics}.\n\n{note}.\n"
