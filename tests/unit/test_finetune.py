@@ -199,13 +199,22 @@ class _ScriptedDevScores:
         return self._scores.pop(0)
 
 
-@pytest.mark.parametrize(("scores", "selected"), [([0.9, 0.1, 0.5], 1), ([0.1, 0.2, 0.5], 3)])
+@pytest.mark.parametrize(
+    ("scores", "selection", "selected"),
+    [
+        ([0.9, 0.1, 0.5], "best_dev", 1),
+        ([0.1, 0.2, 0.5], "best_dev", 3),
+        # XTREME's QA recipe keeps the final model whatever the dev curve says
+        ([0.9, 0.1, 0.5], "last", 3),
+    ],
+)
 def test_the_epoch_with_the_best_dev_score_is_written(
     tiny_model: Path,
     feature_files: dict[str, Path],
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     scores: list[float],
+    selection: str,
     selected: int,
 ) -> None:
     """Model selection: an earlier epoch's weights come back from its saved copy; the last
@@ -225,7 +234,7 @@ def test_the_epoch_with_the_best_dev_score_is_written(
         dev_paths=[feature_files["dev"]],
         out_dir=tmp_path / "m",
         checkpoint_dir=tmp_path / "c",
-        hp={**HP, "epochs": 3},
+        hp={**HP, "epochs": 3, "model_selection": selection},
         seed=5,
     )
     assert record["selected"]["epoch"] == selected
@@ -237,6 +246,39 @@ def test_the_epoch_with_the_best_dev_score_is_written(
     assert not torch.equal(
         heads[0].weights[0]["classifier.weight"], heads[0].weights[2]["classifier.weight"]
     )
+
+
+@pytest.mark.parametrize(("warmup", "expected"), [({}, 2), ({"warmup_steps": 500}, 500)])
+def test_warm_up_steps_replace_the_ratio_even_past_the_last_step(
+    tiny_model: Path,
+    feature_files: dict[str, Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    warmup: dict,
+    expected: int,
+) -> None:
+    """210 pairs at batch 16: 14 steps an epoch, 28 in all; a ratio of 0.1 warms up for 2.
+    500 steps, as XTREME's QA recipe sets them, stay 500: its TyDiQA-GoldP run is shorter."""
+    import transformers
+
+    asked = []
+    real = transformers.get_linear_schedule_with_warmup
+
+    def recording(optimizer, warmup_steps, total_steps):
+        asked.append((warmup_steps, total_steps))
+        return real(optimizer, warmup_steps, total_steps)
+
+    monkeypatch.setattr(transformers, "get_linear_schedule_with_warmup", recording)
+    finetune(
+        model_dir=tiny_model,
+        train_paths=[feature_files["train"]],
+        dev_paths=[feature_files["dev"]],
+        out_dir=tmp_path / "m",
+        checkpoint_dir=tmp_path / "c",
+        hp={**HP, **warmup},
+        seed=5,
+    )
+    assert asked == [(expected, 28)]
 
 
 SLOW_FINETUNE = """
