@@ -17,13 +17,14 @@ install: $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/snakemake --cores $(CORES)
-	$(BIN)/snakemake --report results/report.html
+	$(BIN)/snakemake --report results/runs/default/report.html
 
 test: $(STAMP)
 	$(BIN)/pytest -q
 
 # end-to-end runs kept out of the default run for time: determinism, a hard kill, and every
-# transfer setting with the pseudo test analysis, CoNLL and UD POS (their parts have unit tests)
+# transfer setting with the pseudo test analysis, CoNLL and UD POS (their parts have unit tests),
+# and the default and paper configs run one after another in one checkout
 test-long: $(STAMP)
 	$(BIN)/pytest -q tests/long
 

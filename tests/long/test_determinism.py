@@ -37,14 +37,14 @@ def test_the_same_config_and_seed_twice_gives_byte_identical_outputs(
         done = run_snakemake(workdir, config)
         assert done.returncode == 0, done.stderr[-3000:]
     compared = 0
-    for pattern in ("*/*/*/seed*/predictions/*.jsonl", "*/*/*/seed*/model/model.safetensors"):
+    for pattern in ("*/*/*/*/seed*/predictions/*.jsonl", "*/*/*/*/seed*/model/model.safetensors"):
         for path in sorted((first / "results").glob(pattern)):
             twin = second / "results" / path.relative_to(first / "results")
             assert twin.read_bytes() == path.read_bytes(), path
             compared += 1
     # four languages' predictions and the model
     assert compared == 4 + 1
-    for path in sorted((first / "results").glob("*/*/*/seed*/scores/*.json")):
+    for path in sorted((first / "results").glob("*/*/*/*/seed*/scores/*.json")):
         twin = second / "results" / path.relative_to(first / "results")
         a, b = json.loads(path.read_text()), json.loads(twin.read_text())
         a.pop("provenance"), b.pop("provenance")

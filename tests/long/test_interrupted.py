@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.workflow.snakemake_runner import REPO, run_snakemake
+from tests.workflow.snakemake_runner import REPO, run_snakemake, tables_dir, variant_dir
 
 pytestmark = pytest.mark.workflow
 
@@ -64,7 +64,7 @@ def test_a_run_killed_during_predict_is_finished_by_unlock_and_a_plain_rerun(
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
 
-    predictions = killed / "results" / "tiny" / "xnli" / "zero-shot" / "seed1" / "predictions"
+    predictions = variant_dir(killed, "tiny", "xnli") / "zero-shot" / "seed1" / "predictions"
     written_before_the_kill = sorted(p.name for p in predictions.glob("*.jsonl"))
     assert len(written_before_the_kill) < 2
 
@@ -84,6 +84,6 @@ def test_a_run_killed_during_predict_is_finished_by_unlock_and_a_plain_rerun(
         assert (predictions / name).read_bytes() == (
             reference / predictions.relative_to(killed) / name
         ).read_bytes()
-    assert (killed / "results" / "tables" / "xnli.csv").read_bytes() == (
-        reference / "results" / "tables" / "xnli.csv"
+    assert (tables_dir(killed) / "xnli.csv").read_bytes() == (
+        tables_dir(reference) / "xnli.csv"
     ).read_bytes()

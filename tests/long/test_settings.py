@@ -16,7 +16,14 @@ import pytest
 
 from mte.data import demo_dir
 from mte.tasks import TASKS
-from tests.workflow.snakemake_runner import interval_columns, job_counts, run_snakemake
+from tests.workflow.snakemake_runner import (
+    interval_columns,
+    job_counts,
+    run_snakemake,
+    tables_dir,
+    variant_dir,
+)
+from tests.workflow.tiny_data import write_conll_folders, write_panx_folders
 
 pytestmark = pytest.mark.workflow
 
@@ -28,25 +35,6 @@ SETTINGS = [
     "in-language",
     "multilingual",
 ]
-# (English tokens, German tokens, tags), the same tags in both languages
-NER = [
-    ("Angela Merkel visited Paris .", "Angela Merkel besuchte Paris .", "B-PER I-PER O B-LOC O"),
-    ("Siemens is based in Munich .", "Siemens sitzt in München .", None),
-    ("The UN met in Geneva .", "Die UNO tagte in Genf .", "O B-ORG O O B-LOC O"),
-]
-GERMAN_TAGS = {1: "B-ORG O O B-LOC O"}
-# (tokens, tags) in IOB1 as the CoNLL-2003 files write them
-CONLL_SENTENCES = [
-    ("Peter Blackburn lives in London .", "I-PER I-PER O O I-LOC O"),
-    ("The EU met in Brussels .", "O I-ORG O O I-LOC O"),
-    ("Angela Merkel visited Paris today .", "I-PER I-PER O I-LOC O O"),
-    ("Siemens opened an office in Madrid .", "I-ORG O O O O I-LOC O"),
-]
-POS_SENTENCES = [
-    ("Der Zug fährt nach Berlin .", "DET NOUN VERB ADP PROPN PUNCT"),
-    ("Sie liest ein Buch .", "PRON VERB DET NOUN PUNCT"),
-]
-ENGLISH_TAGS = {1: "B-ORG O O O B-LOC O"}
 
 
 def _lines(name: str) -> list[str]:
@@ -56,14 +44,6 @@ def _lines(name: str) -> list[str]:
 def _write(path: Path, lines: list[str]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-
-def _tagged(sentences: list[tuple[str, str]], repeat: int) -> list[str]:
-    lines = []
-    for text, tags in sentences * repeat:
-        lines += [f"{w}\t{t}" for w, t in zip(text.split(), tags.split(), strict=True)]
-        lines.append("")
-    return lines
 
 
 def _xnli_files(root: Path) -> None:
@@ -84,37 +64,12 @@ def _xnli_files(root: Path) -> None:
     )
 
 
-def _panx_files(root: Path) -> None:
-    english = [(en, tags or ENGLISH_TAGS[i]) for i, (en, _, tags) in enumerate(NER)]
-    german = [(de, tags or GERMAN_TAGS[i]) for i, (_, de, tags) in enumerate(NER)]
-    for language, sentences in (("en", english), ("de", german)):
-        for split, repeat in (("train", 4), ("dev", 1), ("test", 2)):
-            _write(root / f"panx/{split}-{language}.tsv", _tagged(sentences, repeat))
-    _write(root / "panx-mt/translate-train/en-de-translated.tsv", _tagged(german, 4))
-    _write(root / "panx-mt/translate-test/test-de-en-translated.tsv", _tagged(english, 2))
-
-
-def _conll_files(root: Path) -> None:
-    for code in ("eng", "esp"):
-        for split, repeat in (("train", 6), ("testa", 2), ("testb", 3)):
-            lines = ["-DOCSTART- -X- O O", ""]
-            for text, tags in CONLL_SENTENCES * repeat:
-                words = zip(text.split(), tags.split(), strict=True)
-                lines += [f"{w} X X {t}" for w, t in words]
-                lines.append("")
-            path = root / "conll" / f"{code}.{split}"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text("\n".join(lines) + "\n", encoding="latin-1")
-    for name in ("train-en.tsv", "dev-en.tsv", "test-en.tsv", "test-de.tsv"):
-        _write(root / "udpos" / name, _tagged(POS_SENTENCES, 4))
-
-
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory):
     workdir = tmp_path_factory.mktemp("settings")
     _xnli_files(workdir)
-    _panx_files(workdir)
-    _conll_files(workdir)
+    write_panx_folders(workdir)
+    write_conll_folders(workdir)
     small = {"epochs": 1, "batch_size": 8, "max_length": 32, "learning_rate": 1e-3}
     config = {
         "models": [{"name": "tiny", "source": "tiny"}],
@@ -160,7 +115,7 @@ def run(tmp_path_factory: pytest.TempPathFactory):
 @pytest.mark.parametrize("task", ["xnli", "panx"])
 def test_one_row_per_setting(run, task: str) -> None:
     workdir, _ = run
-    table = pd.read_csv(workdir / "results" / "tables" / f"{task}.csv")
+    table = pd.read_csv(tables_dir(workdir) / f"{task}.csv")
     assert list(table["setting"]) == SETTINGS
     for column in ("en", "de", "avg"):
         assert table[column].notna().all()
@@ -170,7 +125,7 @@ def test_one_row_per_setting(run, task: str) -> None:
     # every row but the baseline (the first: zero-shot) is tested against it
     assert table["de_p"].isna().tolist() == [True] + [False] * 5
     assert ((table["de_p"].dropna() > 0) & (table["de_p"].dropna() <= 1)).all()
-    markdown = (workdir / "results" / "tables" / f"{task}.md").read_text()
+    markdown = (tables_dir(workdir) / f"{task}.md").read_text()
     assert "bootstrap 95% interval" in markdown
     assert "differs from tiny, zero-shot" in markdown
 
@@ -185,20 +140,20 @@ def test_each_setting_trains_on_its_data(run) -> None:
     assert counts["finetune_per_language"] == 2 * 3
     # the German translate-train model read English training data and its translation
     meta = json.loads(
-        (workdir / "results/tiny/xnli/translate-train/seed1/scores/de.json").read_text()
+        (variant_dir(workdir, "tiny", "xnli") / "translate-train/seed1/scores/de.json").read_text()
     )["provenance"]
     files = json.dumps(meta)
     assert "en-de-translated.tsv" in files and "train-en.tsv" in files
     # translate-test scored German items from their English translation
     translate_test = json.loads(
-        (workdir / "results/tiny/xnli/translate-test/seed1/scores/de.json").read_text()
+        (variant_dir(workdir, "tiny", "xnli") / "translate-test/seed1/scores/de.json").read_text()
     )
     assert translate_test["split"] == "translate-test" and translate_test["n"] == 18
     english = json.loads(
-        (workdir / "results/tiny/xnli/translate-test/seed1/scores/en.json").read_text()
+        (variant_dir(workdir, "tiny", "xnli") / "translate-test/seed1/scores/en.json").read_text()
     )
     zero_shot = json.loads(
-        (workdir / "results/tiny/xnli/zero-shot/seed1/scores/en.json").read_text()
+        (variant_dir(workdir, "tiny", "xnli") / "zero-shot/seed1/scores/en.json").read_text()
     )
     # English under translate-test is the zero-shot model on the English test set
     assert english["split"] == "test" and english["metrics"] == zero_shot["metrics"]
@@ -206,30 +161,31 @@ def test_each_setting_trains_on_its_data(run) -> None:
 
 def test_pseudo_test_analysis(run) -> None:
     workdir, _ = run
-    table = pd.read_csv(workdir / "results" / "tables" / "xnli_pseudo_test.csv")
+    table = pd.read_csv(tables_dir(workdir) / "xnli_pseudo_test.csv")
     assert list(table["language"]) == ["de"]
     row = table.iloc[0]
     # the pseudo set is the human one in lower case: chrF well above zero, BLEU below 100
     assert 0 < row["bleu"] < 100 and 0 < row["chrf"] < 100
     assert row["difference"] == pytest.approx(row["pseudo"] - row["human"])
-    analysis = json.loads((workdir / "results/tables/xnli_pseudo_test.json").read_text())
+    analysis = json.loads((tables_dir(workdir) / "xnli_pseudo_test.json").read_text())
     # one language: no correlation across languages
     assert analysis["correlations"]["tiny"]["pearson_bleu_difference"] is None
 
 
 def test_conll_and_pos_tables(run) -> None:
     workdir, _ = run
-    score = json.loads((workdir / "results/tiny/conll/zero-shot/seed1/scores/es.json").read_text())
+    scores = variant_dir(workdir, "tiny", "conll") / "zero-shot" / "seed1" / "scores"
+    score = json.loads((scores / "es.json").read_text())
     assert set(score["metrics"]) == {"f1", "precision", "recall", "token_f1"}
     # testb holds the four sentences three times: (6 + 6 + 6 + 7) words x 3
     assert score["n"] == 12 and score["words"] == 75
     values = ["en", "es", "avg"]
-    conll = pd.read_csv(workdir / "results" / "tables" / "conll.csv")
+    conll = pd.read_csv(tables_dir(workdir) / "conll.csv")
     assert list(conll["setting"]) == ["zero-shot"]
     assert list(conll.columns) == [
         "model", "setting", "row", "seeds", *values, *interval_columns(values),
     ]  # fmt: skip
-    pos = pd.read_csv(workdir / "results" / "tables" / "udpos.csv")
+    pos = pd.read_csv(tables_dir(workdir) / "udpos.csv")
     values = ["en", "de", "avg"]
     assert list(pos.columns) == [
         "model", "setting", "row", "seeds", *values, *interval_columns(values),

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import yaml
 
+from mte.config import variant_key
 from mte.tasks import get_task
 
 REPO = Path(__file__).resolve().parents[2]
@@ -95,6 +96,12 @@ def experiment_figures(config: dict, seeds: list[int], out: Path) -> dict:
     """Per task: every language's score record for each of ``seeds`` (``languages`` is the
     first seed's, ``by_seed`` all of them) and the config choices that decide them (subset
     sizes, hyper-parameters, layers)."""
+    from snakemake.utils import validate
+
+    # the results folder of a task is named from the config with the schema's defaults filled
+    # in, exactly as the workflow names it
+    filled = json.loads(json.dumps(config))
+    validate(filled, str(REPO / "config" / "schema.yaml"))
     figures = {}
     for model in config["models"]:
         for task_name, task_cfg in config["tasks"].items():
@@ -104,7 +111,8 @@ def experiment_figures(config: dict, seeds: list[int], out: Path) -> dict:
             # a task evaluating another's fine-tunes (XQuAD: SQuAD's) records that one's choices
             trained = config["tasks"].get(task.models_of, task_cfg)
             wanted = task_cfg.get("languages") or task.languages
-            task_dir = out / "results" / model["name"] / task_name / "zero-shot"
+            variant = variant_key(task_name, filled)
+            task_dir = out / "results" / model["name"] / task_name / variant / "zero-shot"
             by_seed = {
                 str(seed): _language_figures(task_dir / f"seed{seed}" / "scores", wanted)
                 for seed in seeds

@@ -134,7 +134,7 @@ def test_tagging_labels_sit_where_predictions_are_read(summary: dict) -> None:
     assert "panx" in summary["experiments"], f"smoke panx: no figures in {SUMMARY}"
     model = summary["experiments"]["panx"]["tasks"]["panx"]["model"]
     paths = sorted(
-        (REPO / "results-smoke" / "results" / model / "panx" / "features").glob("*/*/features.pt")
+        (REPO / "results-smoke" / "results" / model / "panx" / "features").glob("*/*/*/features.pt")
     )
     assert paths, "smoke panx: no features written"
     placed = words = 0

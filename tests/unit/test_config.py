@@ -265,3 +265,76 @@ def test_translated_splits_are_needed_where_the_settings_read_them() -> None:
         ("de", "translate-test"),
         ("de", "pseudo-test"),
     ]
+
+
+def _keys(task: str, config: dict) -> tuple[str, str, str]:
+    from mte.config import data_key, tokens_key, variant_key
+
+    return data_key(task, config), tokens_key(task, config), variant_key(task, config)
+
+
+def test_results_folders_part_what_differs_and_share_what_agrees() -> None:
+    """Runs of different configs write a task's data, features and fine-tunes to folders named
+    by what decides them: the demo's XNLI and a folder's never share one, a new learning rate
+    gets new fine-tunes but keeps the features, and languages, settings and seeds (folders of
+    their own below) change nothing."""
+    hp = {"max_length": 128, "learning_rate": 2e-5}
+    demo = {"tasks": {"xnli": {"source": "demo", "hyperparameters": hp}}}
+    data, tokens, variant = _keys("xnli", demo)
+    assert data == "demo" and tokens.startswith("demo-") and variant.startswith("demo-")
+    folder = {"tasks": {"xnli": {"source": "files", "path": "/data/xnli", "hyperparameters": hp}}}
+    other_folder = copy.deepcopy(folder)
+    other_folder["tasks"]["xnli"]["path"] = "/data/xnli-1.0"
+    assert _keys("xnli", folder)[0].startswith("files-")
+    assert len({_keys("xnli", c)[0] for c in (demo, folder, other_folder)}) == 3
+    assert _keys("xnli", {"tasks": {"xnli": {"source": "hub"}}})[0] == "hub"
+    pinned = {"tasks": {"xnli": {"source": "hub", "revision": "abc"}}}
+    assert _keys("xnli", pinned)[0].startswith("hub-")
+
+    faster = copy.deepcopy(demo)
+    faster["tasks"]["xnli"]["hyperparameters"]["learning_rate"] = 5e-5
+    assert _keys("xnli", faster)[:2] == (data, tokens) and _keys("xnli", faster)[2] != variant
+    shorter = copy.deepcopy(demo)
+    shorter["tasks"]["xnli"]["hyperparameters"]["max_length"] = 64
+    assert _keys("xnli", shorter)[1] != tokens
+    more = copy.deepcopy(demo)
+    more["tasks"]["xnli"].update(languages=["en", "de"], settings=["zero-shot"], pseudo_test=True)
+    more["seeds"] = [1, 2, 3]
+    assert _keys("xnli", more) == (data, tokens, variant)
+
+
+def test_a_task_evaluating_a_shared_fine_tune_follows_it() -> None:
+    """XQuAD's folder names SQuAD's fine-tune: another SQuAD recipe, another XQuAD folder."""
+    config = {
+        "tasks": {
+            "squad": {"source": "hub", "doc_stride": 128, "hyperparameters": {"max_length": 384}},
+            "xquad": {"source": "hub"},
+        }
+    }
+    before = _keys("xquad", config)
+    config["tasks"]["squad"]["hyperparameters"]["epochs"] = 3
+    after = _keys("xquad", config)
+    assert before[:2] == after[:2] and before[2] != after[2]
+    config["tasks"]["squad"]["doc_stride"] = 64
+    assert _keys("xquad", config)[1] != after[1]
+
+
+def test_run_name() -> None:
+    from mte.config import run_name
+
+    assert run_name({"run": "paper"}, ["config/xtreme.yaml"]) == "paper"
+    assert run_name({}, ["config/xtreme.yaml"]) == "xtreme"
+    assert run_name({}, []) == "default"
+
+
+def test_the_xlmr_papers_single_model_selects_on_every_languages_dev_set() -> None:
+    from mte.config import training_splits
+
+    config = _with(tasks={"xnli": {"source": "hub", "languages": ["en", "de", "sw"]}})
+    assert training_splits("xnli", "zero-shot", None, config)["dev"] == [("en", "dev")]
+    config["tasks"]["xnli"]["hyperparameters"] = {"dev_languages": "all"}
+    assert training_splits("xnli", "zero-shot", None, config) == {
+        "train": [("en", "train")],
+        "dev": [("en", "dev"), ("de", "dev"), ("sw", "dev")],
+    }
+    assert ("sw", "dev") in needed_splits("xnli", config)

@@ -47,3 +47,34 @@ def job_counts(output: str) -> dict[str, int]:
         name, count = line.split()
         counts[name] = int(count)
     return counts
+
+
+# the run name of a config written by run_snakemake (the file's name: config.yaml)
+RUN = "config"
+
+
+def tables_dir(workdir: Path, run: str = RUN) -> Path:
+    """A run's tables: results/runs/{run}/tables."""
+    return workdir / "results" / "runs" / run / "tables"
+
+
+def plots_dir(workdir: Path, run: str = RUN) -> Path:
+    return workdir / "results" / "runs" / run / "plots"
+
+
+def variant_dir(workdir: Path, model: str, task: str) -> Path:
+    """results/{model}/{task}/{variant}: the one results folder of a task (a config that asks
+    for two would make this ambiguous, which is an error here)."""
+    found = [
+        path
+        for path in (workdir / "results" / model / task).iterdir()
+        if path.is_dir() and path.name != "features"
+    ]
+    assert len(found) == 1, f"expected one results folder of {model}/{task}, found {found}"
+    return found[0]
+
+
+def data_dir(workdir: Path, task: str) -> Path:
+    """resources/data/{task}/{data}: the one data folder of a task."""
+    (found,) = (workdir / "resources" / "data" / task).iterdir()
+    return found

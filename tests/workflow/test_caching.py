@@ -9,7 +9,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.workflow.snakemake_runner import interval_columns, job_counts, run_snakemake
+from tests.workflow.snakemake_runner import (
+    interval_columns,
+    job_counts,
+    plots_dir,
+    run_snakemake,
+    tables_dir,
+)
 
 pytestmark = pytest.mark.workflow
 
@@ -63,7 +69,7 @@ def first_run(workdir: Path, config: dict):
 
 
 def test_tables_have_one_accuracy_per_language(workdir: Path, first_run) -> None:
-    table = pd.read_csv(workdir / "results" / "tables" / "xnli.csv")
+    table = pd.read_csv(tables_dir(workdir) / "xnli.csv")
     values = ["en", "de", "zh", "avg"]
     assert list(table.columns) == [
         "model",
@@ -75,8 +81,8 @@ def test_tables_have_one_accuracy_per_language(workdir: Path, first_run) -> None
     ]
     assert len(table) == 1 and table.loc[0, "model"] == "tiny"
     assert table[["en", "de", "zh"]].apply(lambda c: c.between(0, 100)).all().all()
-    assert (workdir / "results" / "tables" / "xnli.md").is_file()
-    pawsx = pd.read_csv(workdir / "results" / "tables" / "pawsx.csv")
+    assert (tables_dir(workdir) / "xnli.md").is_file()
+    pawsx = pd.read_csv(tables_dir(workdir) / "pawsx.csv")
     values = ["en", "de", "avg"]
     assert list(pawsx.columns) == [
         "model",
@@ -91,7 +97,7 @@ def test_tables_have_one_accuracy_per_language(workdir: Path, first_run) -> None
 
 
 def test_tables_in_three_formats_figures_and_report(workdir: Path, config: dict, first_run) -> None:
-    tables = workdir / "results" / "tables"
+    tables = tables_dir(workdir)
     for name in ("xnli", "pawsx", "xtreme_summary"):
         for ext in ("csv", "md", "tex"):
             assert (tables / f"{name}.{ext}").stat().st_size > 0, f"{name}.{ext}"
@@ -104,7 +110,7 @@ def test_tables_in_three_formats_figures_and_report(workdir: Path, config: dict,
     assert r"\toprule" in latex and r"\bottomrule" in latex and "tiny" in latex
     summary = pd.read_csv(tables / "xtreme_summary.csv")
     assert list(summary.columns[:6]) == ["model", "setting", "row", "seeds", "xnli", "pawsx"]
-    plots = workdir / "results" / "plots"
+    plots = plots_dir(workdir)
     for png in (plots / "tiny" / "heatmap_zero-shot.png", plots / "transfer_gaps.png"):
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", png
     done = run_snakemake(workdir, config, "--report", "results/report.html")
@@ -139,7 +145,7 @@ def test_adding_a_language_reruns_only_that_language(
         "plot_transfer_gaps": 1,
         "all": 1,
     }
-    assert "es" in pd.read_csv(workdir / "results" / "tables" / "xnli.csv").columns
+    assert "es" in pd.read_csv(tables_dir(workdir) / "xnli.csv").columns
     config["tasks"]["xnli"]["languages"].append("es")  # later tests start from here
 
 

@@ -8,38 +8,17 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.workflow.snakemake_runner import interval_columns, job_counts, run_snakemake
+from tests.workflow.snakemake_runner import (
+    data_dir,
+    interval_columns,
+    job_counts,
+    run_snakemake,
+    tables_dir,
+    variant_dir,
+)
+from tests.workflow.tiny_data import write_squad_json
 
 pytestmark = pytest.mark.workflow
-
-FILLER = "Der Zug nach Berlin fuhr heute nicht, weil es regnete. " * 12
-
-
-def _squad(path: Path, prefix: str, long_context: bool) -> None:
-    paragraphs = []
-    for n, (city, river) in enumerate(
-        [("Berlin", "Spree"), ("Paris", "Seine"), ("London", "Thames"), ("Wien", "Donau")]
-    ):
-        context = f"{city} liegt an der {river}. " + (FILLER if long_context else "")
-        answer = {"text": river, "answer_start": context.index(river)}
-        if long_context and n == 0:  # an answer far past the first window
-            context = FILLER + f"{city} liegt an der {river}."
-            answer = {"text": river, "answer_start": context.rindex(river)}
-        paragraphs.append(
-            {
-                "context": context,
-                "qas": [
-                    {
-                        "id": f"{prefix}{n}",
-                        "question": f"An welchem Fluss liegt {city}?",
-                        "answers": [answer],
-                    }
-                ],
-            }
-        )
-    path.write_text(
-        json.dumps({"version": "1.1", "data": [{"title": "t", "paragraphs": paragraphs}]})
-    )
 
 
 @pytest.fixture(scope="module")
@@ -47,22 +26,24 @@ def run(tmp_path_factory: pytest.TempPathFactory):
     workdir = tmp_path_factory.mktemp("qa")
     data = workdir / "xquad-files"
     data.mkdir()
-    _squad(data / "train-v1.1.json", "t", long_context=False)
-    _squad(data / "dev-v1.1.json", "d", long_context=False)
+    write_squad_json(data / "train-v1.1.json", "t", long_context=False)
+    write_squad_json(data / "dev-v1.1.json", "d", long_context=False)
     for language in ("en", "de"):
-        _squad(data / f"xquad.{language}.json", "q", long_context=True)
+        write_squad_json(data / f"xquad.{language}.json", "q", long_context=True)
     for context in ("en", "de"):
         for question in ("en", "de"):
             name = f"test-context-{context}-question-{question}.json"
-            _squad(data / name, f"{context}{question}", long_context=False)
+            write_squad_json(data / name, f"{context}{question}", long_context=False)
     # TyDiQA-GoldP in XTREME's download layout: English train, per-language GoldP dev
     tydiqa = workdir / "tydiqa-files"
     (tydiqa / "tydiqa-goldp-v1.1-train").mkdir(parents=True)
     (tydiqa / "tydiqa-goldp-v1.1-dev").mkdir()
-    _squad(tydiqa / "tydiqa-goldp-v1.1-train" / "tydiqa.en.train.json", "ty", long_context=False)
+    write_squad_json(
+        tydiqa / "tydiqa-goldp-v1.1-train" / "tydiqa.en.train.json", "ty", long_context=False
+    )
     for language in ("en", "fi"):
         dev = tydiqa / "tydiqa-goldp-v1.1-dev" / f"tydiqa.goldp.{language}.dev.json"
-        _squad(dev, f"{language}-", long_context=False)
+        write_squad_json(dev, f"{language}-", long_context=False)
     hyperparameters = {"epochs": 1, "batch_size": 2, "max_length": 64}
     config = {
         "models": [{"name": "tiny", "source": "tiny"}],
@@ -95,12 +76,10 @@ def run(tmp_path_factory: pytest.TempPathFactory):
     # English training set
     assert job_counts(done.stdout + done.stderr)["finetune"] == 2
     models = sorted(
-        p.relative_to(workdir).as_posix() for p in workdir.glob("results/tiny/*/*/*/model")
+        p.relative_to(workdir / "results" / "tiny").parts
+        for p in workdir.glob("results/tiny/*/*/*/*/model")
     )
-    assert models == [
-        "results/tiny/squad/zero-shot/seed1/model",
-        "results/tiny/tydiqa/zero-shot/seed1/model",
-    ]
+    assert [(m[0], m[2]) for m in models] == [("squad", "zero-shot"), ("tydiqa", "zero-shot")]
     return workdir
 
 
@@ -108,26 +87,30 @@ def test_each_fine_tune_trains_on_its_own_data(run: Path) -> None:
     """SQuAD's fine-tune read SQuAD's files, TyDiQA's the English TyDiQA-GoldP training set."""
     trained = {}
     for task in ("squad", "tydiqa"):
-        meta = run / "resources" / "data" / task / "en" / "train.meta.json"
+        meta = data_dir(run, task) / "en" / "train.meta.json"
         trained[task] = [Path(f["file"]).name for f in json.loads(meta.read_text())["files"]]
     assert trained == {"squad": ["train-v1.1.json"], "tydiqa": ["tydiqa.en.train.json"]}
-    assert not (run / "resources" / "data" / "xquad" / "en" / "train.jsonl").exists()
-    score = json.loads((run / "results/tiny/tydiqa/zero-shot/seed1/scores/fi.json").read_text())
+    assert not list((run / "resources" / "data" / "xquad").glob("*/en/train.jsonl"))
+    score = json.loads(
+        (variant_dir(run, "tiny", "tydiqa") / "zero-shot/seed1/scores/fi.json").read_text()
+    )
     assert score["n"] == 4
 
 
 def test_every_question_gets_one_answer(run: Path) -> None:
     predictions = [
         json.loads(line)
-        for line in (run / "results/tiny/xquad/zero-shot/seed1/predictions/de.jsonl")
+        for line in (variant_dir(run, "tiny", "xquad") / "zero-shot/seed1/predictions/de.jsonl")
         .read_text()
         .splitlines()
     ]
     assert [p["id"] for p in predictions] == ["q0", "q1", "q2", "q3"]
     assert all(isinstance(p["answer"], str) for p in predictions)
-    score = json.loads((run / "results/tiny/xquad/zero-shot/seed1/scores/de.json").read_text())
+    score = json.loads(
+        (variant_dir(run, "tiny", "xquad") / "zero-shot/seed1/scores/de.json").read_text()
+    )
     assert set(score["metrics"]) == {"f1", "exact_match"} and score["n"] == 4
-    table = pd.read_csv(run / "results" / "tables" / "xquad.csv")
+    table = pd.read_csv(tables_dir(run) / "xquad.csv")
     assert list(table.columns) == [
         "model", "setting", "row", "seeds", "en", "de", "avg",
         *interval_columns(["en", "de", "avg"]), "en_em", "de_em", "avg_em",
@@ -135,11 +118,11 @@ def test_every_question_gets_one_answer(run: Path) -> None:
 
 
 def test_gxlt_matrix(run: Path) -> None:
-    markdown = (run / "results" / "tables" / "mlqa_gxlt.md").read_text()
+    markdown = (tables_dir(run) / "mlqa_gxlt.md").read_text()
     assert "| context | en | de |" in markdown
     rows = [line.split(" | ")[0] for line in markdown.splitlines() if line.startswith("| ")]
     assert rows == ["| context", "| en", "| de"]
-    mlqa = pd.read_csv(run / "results" / "tables" / "mlqa.csv")
+    mlqa = pd.read_csv(tables_dir(run) / "mlqa.csv")
     assert list(mlqa.columns) == [
         "model", "setting", "row", "seeds", "en", "de", "avg",
         *interval_columns(["en", "de", "avg"]), "en_em", "de_em", "avg_em",

@@ -8,65 +8,16 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.workflow.snakemake_runner import interval_columns, job_counts, run_snakemake
+from tests.workflow.snakemake_runner import (
+    interval_columns,
+    job_counts,
+    run_snakemake,
+    tables_dir,
+    variant_dir,
+)
+from tests.workflow.tiny_data import write_bucc, write_glue, write_pawsx, write_tatoeba
 
 pytestmark = pytest.mark.workflow
-
-SENTENCES = [
-    ("The dog sleeps.", "Der Hund schläft."),
-    ("It is raining.", "Es regnet."),
-    ("The cat eats fish.", "Die Katze frisst Fisch."),
-    ("We go home.", "Wir gehen nach Hause."),
-    ("The train is late.", "Der Zug ist spät."),
-    ("I like tea.", "Ich mag Tee."),
-]
-
-
-def _write(path: Path, lines: list[str]) -> None:
-    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
-
-
-def _pawsx(folder: Path) -> None:
-    folder.mkdir()
-    rows = [f"{a}\t{b}\t{n % 2}" for n, (a, b) in enumerate(SENTENCES)]
-    for split in ("train", "dev"):
-        _write(folder / f"{split}-en.tsv", rows)
-    for language in ("en", "de"):
-        _write(folder / f"test-{language}.tsv", rows)
-
-
-def _tatoeba(folder: Path) -> None:
-    folder.mkdir()
-    _write(folder / "tatoeba.deu-eng.deu", [de for _, de in SENTENCES])
-    _write(folder / "tatoeba.deu-eng.eng", [en for en, _ in SENTENCES])
-
-
-def _bucc(folder: Path) -> None:
-    folder.mkdir()
-    for split in ("dev", "test"):
-        _write(
-            folder / f"de-en.{split}.de", [f"de-{i}\t{de}" for i, (_, de) in enumerate(SENTENCES)]
-        )
-        _write(
-            folder / f"de-en.{split}.en", [f"en-{i}\t{en}" for i, (en, _) in enumerate(SENTENCES)]
-        )
-        _write(folder / f"de-en.{split}.gold", [f"de-{i}\ten-{i}" for i in range(0, 6, 2)])
-
-
-def _glue(folder: Path) -> None:
-    (folder / "SST-2").mkdir(parents=True)
-    (folder / "STS-B").mkdir()
-    sst = ["sentence\tlabel", *(f"{en}\t{n % 2}" for n, (en, _) in enumerate(SENTENCES))]
-    header = (
-        "index\tgenre\tfilename\tyear\told_index\tsource1\tsource2\tsentence1\tsentence2\tscore"
-    )
-    sts = [header] + [
-        f"{n}\tmain\tx\t2012\t{n}\tnone\tnone\t{en}\t{SENTENCES[(n + 1) % 6][0]}\t{n * 0.8:.3f}"
-        for n, (en, _) in enumerate(SENTENCES)
-    ]
-    for split in ("train", "dev"):
-        _write(folder / "SST-2" / f"{split}.tsv", sst)
-        _write(folder / "STS-B" / f"{split}.tsv", sts)
 
 
 @pytest.fixture(scope="module")
@@ -74,10 +25,10 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     workdir = tmp_path_factory.mktemp("more")
     data = workdir / "data"
     data.mkdir()
-    _pawsx(data / "pawsx")
-    _tatoeba(data / "tatoeba")
-    _bucc(data / "bucc")
-    _glue(data / "glue")
+    write_pawsx(data / "pawsx")
+    write_tatoeba(data / "tatoeba")
+    write_bucc(data / "bucc")
+    write_glue(data / "glue")
     small = {"epochs": 1, "batch_size": 4, "max_length": 32}
     config = {
         "models": [{"name": "tiny", "source": "tiny"}],
@@ -111,12 +62,12 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _score(run: Path, task: str, language: str) -> dict:
-    path = run / f"results/tiny/{task}/zero-shot/seed1/scores/{language}.json"
+    path = variant_dir(run, "tiny", task) / f"zero-shot/seed1/scores/{language}.json"
     return json.loads(path.read_text())
 
 
 def test_pawsx_table(run: Path) -> None:
-    table = pd.read_csv(run / "results/tables/pawsx.csv")
+    table = pd.read_csv(tables_dir(run) / "pawsx.csv")
     values = ["en", "de", "avg"]
     assert list(table.columns) == [
         "model",
@@ -137,14 +88,16 @@ def test_tatoeba_scores_both_layers(run: Path) -> None:
     # the tiny model has 2 layers: the model's choice is the last, XTREME's the middle (1)
     assert {k: v["layer"] for k, v in score["by_layer"].items()} == {"model": 2, "xtreme": 1}
     assert score["provenance"]["training"] is None
-    assert (run / "results/tables/tatoeba.md").is_file()
+    assert (tables_dir(run) / "tatoeba.md").is_file()
 
 
 def test_bucc_mines_and_scores(run: Path) -> None:
     score = _score(run, "bucc", "de")
     assert score["n"] == 3  # gold pairs of the test split
     assert set(score["metrics"]) == {"f1", "precision", "recall", "threshold"}
-    predictions = (run / "results/tiny/bucc/zero-shot/seed1/predictions/de.jsonl").read_text()
+    predictions = (
+        variant_dir(run, "tiny", "bucc") / "zero-shot/seed1/predictions/de.jsonl"
+    ).read_text()
     splits = {json.loads(line)["split"] for line in predictions.splitlines()}
     assert splits == {"dev", "test"}
 
@@ -152,11 +105,11 @@ def test_bucc_mines_and_scores(run: Path) -> None:
 def test_glue_tables(run: Path) -> None:
     stsb = _score(run, "stsb", "en")
     assert stsb["split"] == "dev" and set(stsb["metrics"]) == {"pearson", "spearman"}
-    glue = pd.read_csv(run / "results/tables/glue.csv")
+    glue = pd.read_csv(tables_dir(run) / "glue.csv")
     assert list(glue.columns) == [
-        "model", "setting", "sst2_accuracy", "stsb_pearson", "stsb_spearman", "avg",
+        "model", "setting", "row", "sst2_accuracy", "stsb_pearson", "stsb_spearman", "avg",
     ]  # fmt: skip
     row = glue.iloc[0]
     expected = (row["sst2_accuracy"] + (row["stsb_pearson"] + row["stsb_spearman"]) / 2) / 2
     assert row["avg"] == pytest.approx(expected, abs=0.01)
-    assert "| SST-2 | STS-B | avg |" in (run / "results/tables/glue.md").read_text()
+    assert "| SST-2 | STS-B | avg |" in (tables_dir(run) / "glue.md").read_text()

@@ -4,17 +4,17 @@ rule aggregate:
         references=reference_files(),
     output:
         csv=report(
-            "results/tables/{task}.csv",
+            "results/runs/{run}/tables/{task}.csv",
             caption="../report/task_table.rst",
             category="Tables",
         ),
-        md="results/tables/{task}.md",
-        tex="results/tables/{task}.tex",
-        provenance="results/tables/{task}.provenance.json",
+        md="results/runs/{run}/tables/{task}.md",
+        tex="results/runs/{run}/tables/{task}.tex",
+        provenance="results/runs/{run}/tables/{task}.provenance.json",
     log:
-        "results/logs/aggregate/{task}.log",
+        "results/logs/aggregate/{run}/{task}.log",
     benchmark:
-        "results/benchmarks/aggregate/{task}.tsv"
+        "results/benchmarks/aggregate/{run}/{task}.tsv"
     conda:
         "../../envs/mte.yaml"
     threads: 1
@@ -30,14 +30,15 @@ rule aggregate:
 # GLUE's summary: every configured GLUE task side by side, with the GLUE average
 rule aggregate_glue:
     input:
-        lambda wc: [path for task in glue_tasks() for path in task_scores(task)],
+        scores=lambda wc: [path for task in glue_tasks() for path in task_scores(task)],
+        references=reference_files(),
     output:
-        csv="results/tables/glue.csv",
-        md="results/tables/glue.md",
+        csv="results/runs/{run}/tables/glue.csv",
+        md="results/runs/{run}/tables/glue.md",
     log:
-        "results/logs/aggregate/glue.log",
+        "results/logs/aggregate/{run}/glue.log",
     benchmark:
-        "results/benchmarks/aggregate/glue.tsv"
+        "results/benchmarks/aggregate/{run}/glue.tsv"
     conda:
         "../../envs/mte.yaml"
     threads: 1
@@ -58,16 +59,16 @@ rule summarize_xtreme:
         references=reference_files(),
     output:
         csv=report(
-            "results/tables/xtreme_summary.csv",
+            "results/runs/{run}/tables/xtreme_summary.csv",
             caption="../report/xtreme_summary.rst",
             category="Tables",
         ),
-        md="results/tables/xtreme_summary.md",
-        tex="results/tables/xtreme_summary.tex",
+        md="results/runs/{run}/tables/xtreme_summary.md",
+        tex="results/runs/{run}/tables/xtreme_summary.tex",
     log:
-        "results/logs/aggregate/xtreme_summary.log",
+        "results/logs/aggregate/{run}/xtreme_summary.log",
     benchmark:
-        "results/benchmarks/aggregate/xtreme_summary.tsv"
+        "results/benchmarks/aggregate/{run}/xtreme_summary.tsv"
     conda:
         "../../envs/mte.yaml"
     threads: 1

@@ -1,4 +1,5 @@
 import functools
+import re
 import sys
 from pathlib import Path
 
@@ -14,9 +15,15 @@ from mte.config import (  # noqa: E402
     check_config,
     check_schema,
     check_shared_finetunes,
+    data_key,
+    run_name,
+    tokens_key,
+    variant_key,
+    KEY_PATTERN,
     eval_split_of,
     evaluation_split,
     task_languages,
+    task_seeds,
     task_settings,
     training_splits,
     translation_source,
@@ -61,9 +68,39 @@ def _check_configuration():
 
 _check_configuration()
 
+# this run's tables, plots and summaries: results/runs/{RUN}/ (the config's `run`, else the
+# config file's name), so that runs of different configs never rewrite each other's
+RUN = run_name(config, workflow.config_settings.configfiles)
+
+
+@functools.cache
+def data_of(task):
+    """A task's data folder: resources/data/{task}/{data}/ (hub, demo, files-1a2b3c4d)."""
+    return data_key(task, config)
+
+
+@functools.cache
+def tokens_of(task):
+    """A task's features folder: its data and its tokenisation."""
+    return tokens_key(task, config)
+
+
+@functools.cache
+def variant_of(task):
+    """A task's results folder: results/{model}/{task}/{variant}/ (data, hyper-parameters)."""
+    return variant_key(task, config)
+
+
+def data_path(task, lang, split, ext="jsonl"):
+    return f"resources/data/{task}/{data_of(task)}/{lang}/{split}.{ext}"
+
 
 wildcard_constraints:
     model=r"[A-Za-z0-9][A-Za-z0-9_.-]*",
+    data=KEY_PATTERN,
+    tokens=KEY_PATTERN,
+    variant=KEY_PATTERN,
+    run=re.escape(RUN),
     task="|".join(TASKS),
     lang=r"[a-z]{2,3}(-[a-z]{2,3})?",
     split="|".join(SPLITS),
@@ -132,7 +169,7 @@ def translation_original(wc):
     if not translated_by_model(wc.task, wc.split):
         return {}
     language, split, _, _ = translation_source(wc.task, wc.split, wc.lang, config)
-    return {"original": f"resources/data/{wc.task}/{language}/{split}.jsonl"}
+    return {"original": data_path(wc.task, language, split)}
 
 
 def translation_params(wc):
@@ -194,7 +231,7 @@ def finetuned_dir(wc):
         setting == "translate-train" and wc.lang == train_language(task)
     ):
         setting = "zero-shot"
-    base = f"results/{wc.model}/{task}/{setting}/seed{wc.seed}/model"
+    base = f"results/{wc.model}/{task}/{variant_of(task)}/{setting}/seed{wc.seed}/model"
     return f"{base}/{wc.lang}" if setting in PER_LANGUAGE_SETTINGS else base
 
 
@@ -208,15 +245,17 @@ def evaluated_features(wc):
 
 
 def evaluated_gold(wc):
-    return f"resources/data/{wc.task}/{wc.lang}/{evaluated_split(wc)}.jsonl"
+    return data_path(wc.task, wc.lang, evaluated_split(wc))
 
 
 def features_path(model, task, lang, split):
-    return f"results/{model}/{task}/features/{lang}/{split}/features.pt"
+    return (
+        f"results/{model}/{task}/features/{tokens_of(task)}/{lang}/{split}/features.pt"
+    )
 
 
 def data_meta(task, lang, split):
-    return f"resources/data/{task}/{lang}/{split}.meta.json"
+    return data_path(task, lang, split, "meta.json")
 
 
 def score_statistics():
@@ -250,29 +289,33 @@ def retrieval_splits(task):
 
 def retrieval_data(wc):
     return {
-        split: f"resources/data/{wc.task}/{wc.lang}/{split}.jsonl"
-        for split in retrieval_splits(wc.task)
+        split: data_path(wc.task, wc.lang, split) for split in retrieval_splits(wc.task)
     }
 
 
 def dev_gold(wc):
     """BUCC's dev split, whose gold pairs set the mining threshold."""
     if get_task(wc.task).family == "mining":
-        return f"resources/data/{wc.task}/{wc.lang}/dev.jsonl"
+        return data_path(wc.task, wc.lang, "dev")
     return []
 
 
 def run_dir(wc):
-    return f"results/{wc.model}/{wc.task}/{wc.setting}/seed{wc.seed}"
+    return f"results/{wc.model}/{wc.task}/{wc.variant}/{wc.setting}/seed{wc.seed}"
+
+
+def scores_path(model, task, setting, seed, lang, middle="scores"):
+    """A score file: results/{model}/{task}/{variant}/{setting}/seed{seed}/scores/{lang}.json"""
+    return f"results/{model}/{task}/{variant_of(task)}/{setting}/seed{seed}/{middle}/{lang}.json"
 
 
 def task_scores(task):
     """Every score file of a task: models x settings x seeds x languages."""
     return [
-        f"results/{m['name']}/{task}/{setting}/seed{seed}/scores/{lang}.json"
+        scores_path(m["name"], task, setting, seed, lang)
         for m in config["models"]
         for setting in task_settings(task, config)
-        for seed in config["seeds"]
+        for seed in task_seeds(task, config)
         for lang in task_languages(task, config)
     ]
 
@@ -302,8 +345,8 @@ def all_settings():
 
 def model_task_scores(model, task, setting):
     return [
-        f"results/{model}/{task}/{setting}/seed{seed}/scores/{lang}.json"
-        for seed in config["seeds"]
+        scores_path(model, task, setting, seed, lang)
+        for seed in task_seeds(task, config)
         for lang in task_languages(task, config)
     ]
 
@@ -321,7 +364,7 @@ def model_setting_scores(model, setting):
 def published_plots():
     """A bar plot for every model x task x setting with published numbers of its metric."""
     return [
-        f"results/plots/{m['name']}/{task}_{setting}_vs_published.png"
+        f"results/runs/{RUN}/plots/{m['name']}/{task}_{setting}_vs_published.png"
         for m in config["models"]
         for task in evaluated_tasks()
         for setting in task_settings(task, config)
@@ -346,41 +389,44 @@ def pseudo_test_inputs(task, kind):
     """Score files of the zero-shot models: on the human test sets or on the pseudo ones."""
     middle = "pseudo-test/scores" if kind == "pseudo" else "scores"
     return [
-        f"results/{m['name']}/{task}/zero-shot/seed{seed}/{middle}/{lang}.json"
+        scores_path(m["name"], task, "zero-shot", seed, lang, middle)
         for m in config["models"]
-        for seed in config["seeds"]
+        for seed in task_seeds(task, config)
         for lang in pseudo_test_languages(task)
     ]
 
 
 def pseudo_test_data(task, split):
-    return [
-        f"resources/data/{task}/{lang}/{split}.jsonl"
-        for lang in pseudo_test_languages(task)
-    ]
+    return [data_path(task, lang, split) for lang in pseudo_test_languages(task)]
 
 
 def all_tables():
     formats = ("csv", "md", "tex")
     tables = [
-        f"results/tables/{task}.{ext}" for task in evaluated_tasks() for ext in formats
+        f"results/runs/{RUN}/tables/{task}.{ext}"
+        for task in evaluated_tasks()
+        for ext in formats
     ]
     tables += [
-        f"results/tables/{task}_pseudo_test.{ext}"
+        f"results/runs/{RUN}/tables/{task}_pseudo_test.{ext}"
         for task in pseudo_test_tasks()
         for ext in ("csv", "md", "json")
     ]
     if glue_tasks():
-        tables += ["results/tables/glue.csv", "results/tables/glue.md"]
+        tables += [f"results/runs/{RUN}/tables/glue.{ext}" for ext in ("csv", "md")]
     if xtreme_tasks():
-        tables += [f"results/tables/xtreme_summary.{ext}" for ext in formats]
+        tables += [f"results/runs/{RUN}/tables/xtreme_summary.{ext}" for ext in formats]
     return tables
 
 
 def all_plots():
     heatmaps = [
-        f"results/plots/{m['name']}/heatmap_{setting}.png"
+        f"results/runs/{RUN}/plots/{m['name']}/heatmap_{setting}.png"
         for m in config["models"]
         for setting in all_settings()
     ]
-    return [*heatmaps, "results/plots/transfer_gaps.png", *published_plots()]
+    return [
+        *heatmaps,
+        f"results/runs/{RUN}/plots/transfer_gaps.png",
+        *published_plots(),
+    ]

@@ -2,12 +2,12 @@ rule download:
     input:
         unpack(translation_original),
     output:
-        data="resources/data/{task}/{lang}/{split}.jsonl",
-        meta="resources/data/{task}/{lang}/{split}.meta.json",
+        data="resources/data/{task}/{data}/{lang}/{split}.jsonl",
+        meta="resources/data/{task}/{data}/{lang}/{split}.meta.json",
     log:
-        "results/logs/download/{task}/{lang}/{split}.log",
+        "results/logs/download/{task}/{data}/{lang}/{split}.log",
     benchmark:
-        "results/benchmarks/download/{task}/{lang}/{split}.tsv"
+        "results/benchmarks/download/{task}/{data}/{lang}/{split}.tsv"
     conda:
         "../../envs/mte.yaml"
     threads: 1

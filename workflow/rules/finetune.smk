@@ -4,11 +4,11 @@ rule finetune:
         train=lambda wc: training_features(wc, "train"),
         dev=lambda wc: training_features(wc, "dev"),
     output:
-        directory("results/{model}/{task}/{setting}/seed{seed}/model"),
+        directory("results/{model}/{task}/{variant}/{setting}/seed{seed}/model"),
     log:
-        "results/logs/finetune/{model}/{task}/{setting}/seed{seed}.log",
+        "results/logs/finetune/{model}/{task}/{variant}/{setting}/seed{seed}.log",
     benchmark:
-        "results/benchmarks/finetune/{model}/{task}/{setting}/seed{seed}.tsv"
+        "results/benchmarks/finetune/{model}/{task}/{variant}/{setting}/seed{seed}.tsv"
     wildcard_constraints:
         setting="zero-shot|multilingual|translate-train-all",
     conda:
@@ -29,11 +29,11 @@ rule finetune:
 # on the language's own data; translate-train: on English plus its translation into the language)
 use rule finetune as finetune_per_language with:
     output:
-        directory("results/{model}/{task}/{setting}/seed{seed}/model/{lang}"),
+        directory("results/{model}/{task}/{variant}/{setting}/seed{seed}/model/{lang}"),
     log:
-        "results/logs/finetune/{model}/{task}/{setting}/seed{seed}/{lang}.log",
+        "results/logs/finetune/{model}/{task}/{variant}/{setting}/seed{seed}/{lang}.log",
     benchmark:
-        "results/benchmarks/finetune/{model}/{task}/{setting}/seed{seed}/{lang}.tsv"
+        "results/benchmarks/finetune/{model}/{task}/{variant}/{setting}/seed{seed}/{lang}.tsv"
     wildcard_constraints:
         setting="in-language|translate-train",
     params:

@@ -3,14 +3,14 @@ rule plot_heatmap:
         scores=lambda wc: model_setting_scores(wc.model, wc.setting),
     output:
         report(
-            "results/plots/{model}/heatmap_{setting}.png",
+            "results/runs/{run}/plots/{model}/heatmap_{setting}.png",
             caption="../report/heatmap.rst",
             category="Figures",
         ),
     log:
-        "results/logs/plots/{model}/heatmap_{setting}.log",
+        "results/logs/plots/{run}/{model}/heatmap_{setting}.log",
     benchmark:
-        "results/benchmarks/plots/{model}/heatmap_{setting}.tsv"
+        "results/benchmarks/plots/{run}/{model}/heatmap_{setting}.tsv"
     conda:
         "../../envs/mte.yaml"
     threads: 1
@@ -25,14 +25,14 @@ rule plot_transfer_gaps:
         scores=lambda wc: [p for task in evaluated_tasks() for p in task_scores(task)],
     output:
         report(
-            "results/plots/transfer_gaps.png",
+            "results/runs/{run}/plots/transfer_gaps.png",
             caption="../report/transfer_gaps.rst",
             category="Figures",
         ),
     log:
-        "results/logs/plots/transfer_gaps.log",
+        "results/logs/plots/{run}/transfer_gaps.log",
     benchmark:
-        "results/benchmarks/plots/transfer_gaps.tsv"
+        "results/benchmarks/plots/{run}/transfer_gaps.tsv"
     conda:
         "../../envs/mte.yaml"
     threads: 1
@@ -48,14 +48,14 @@ rule plot_against_published:
         references=reference_files(),
     output:
         report(
-            "results/plots/{model}/{task}_{setting}_vs_published.png",
+            "results/runs/{run}/plots/{model}/{task}_{setting}_vs_published.png",
             caption="../report/against_published.rst",
             category="Figures",
         ),
     log:
-        "results/logs/plots/{model}/{task}_{setting}_vs_published.log",
+        "results/logs/plots/{run}/{model}/{task}_{setting}_vs_published.log",
     benchmark:
-        "results/benchmarks/plots/{model}/{task}_{setting}_vs_published.tsv"
+        "results/benchmarks/plots/{run}/{model}/{task}_{setting}_vs_published.tsv"
     conda:
         "../../envs/mte.yaml"
     threads: 1

@@ -3,11 +3,11 @@ rule predict:
         model=finetuned_dir,
         features=evaluated_features,
     output:
-        "results/{model}/{task}/{setting}/seed{seed}/predictions/{lang}.jsonl",
+        "results/{model}/{task}/{variant}/{setting}/seed{seed}/predictions/{lang}.jsonl",
     log:
-        "results/logs/predict/{model}/{task}/{setting}/seed{seed}/{lang}.log",
+        "results/logs/predict/{model}/{task}/{variant}/{setting}/seed{seed}/{lang}.log",
     benchmark:
-        "results/benchmarks/predict/{model}/{task}/{setting}/seed{seed}/{lang}.tsv"
+        "results/benchmarks/predict/{model}/{task}/{variant}/{setting}/seed{seed}/{lang}.tsv"
     wildcard_constraints:
         task="|".join(FINETUNED_TASKS),
     conda:
@@ -29,11 +29,11 @@ rule retrieve:
         unpack(retrieval_data),
         model="resources/models/{model}",
     output:
-        "results/{model}/{task}/{setting}/seed{seed}/predictions/{lang}.jsonl",
+        "results/{model}/{task}/{variant}/{setting}/seed{seed}/predictions/{lang}.jsonl",
     log:
-        "results/logs/retrieve/{model}/{task}/{setting}/seed{seed}/{lang}.log",
+        "results/logs/retrieve/{model}/{task}/{variant}/{setting}/seed{seed}/{lang}.log",
     benchmark:
-        "results/benchmarks/retrieve/{model}/{task}/{setting}/seed{seed}/{lang}.tsv"
+        "results/benchmarks/retrieve/{model}/{task}/{variant}/{setting}/seed{seed}/{lang}.tsv"
     wildcard_constraints:
         task="|".join(RETRIEVAL_TASKS),
         setting="zero-shot",

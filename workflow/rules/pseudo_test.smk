@@ -5,19 +5,19 @@ use rule predict as predict_pseudo_test with:
         model=finetuned_dir,
         features=lambda wc: features_path(wc.model, wc.task, wc.lang, "pseudo-test"),
     output:
-        "results/{model}/{task}/{setting}/seed{seed}/pseudo-test/predictions/{lang}.jsonl",
+        "results/{model}/{task}/{variant}/{setting}/seed{seed}/pseudo-test/predictions/{lang}.jsonl",
     log:
-        "results/logs/predict/{model}/{task}/{setting}/seed{seed}/pseudo-test/{lang}.log",
+        "results/logs/predict/{model}/{task}/{variant}/{setting}/seed{seed}/pseudo-test/{lang}.log",
     benchmark:
-        "results/benchmarks/predict/{model}/{task}/{setting}/seed{seed}/pseudo-test/{lang}.tsv"
+        "results/benchmarks/predict/{model}/{task}/{variant}/{setting}/seed{seed}/pseudo-test/{lang}.tsv"
     wildcard_constraints:
         setting="zero-shot",
 
 
 use rule score as score_pseudo_test with:
     input:
-        predictions="results/{model}/{task}/{setting}/seed{seed}/pseudo-test/predictions/{lang}.jsonl",
-        gold="resources/data/{task}/{lang}/pseudo-test.jsonl",
+        predictions="results/{model}/{task}/{variant}/{setting}/seed{seed}/pseudo-test/predictions/{lang}.jsonl",
+        gold=lambda wc: data_path(wc.task, wc.lang, "pseudo-test"),
         base_model="resources/models/{model}",
         model=finetuned_dir,
         dev_gold=dev_gold,
@@ -26,11 +26,11 @@ use rule score as score_pseudo_test with:
             data_meta(wc.task, wc.lang, "pseudo-test"),
         ],
     output:
-        "results/{model}/{task}/{setting}/seed{seed}/pseudo-test/scores/{lang}.json",
+        "results/{model}/{task}/{variant}/{setting}/seed{seed}/pseudo-test/scores/{lang}.json",
     log:
-        "results/logs/score/{model}/{task}/{setting}/seed{seed}/pseudo-test/{lang}.log",
+        "results/logs/score/{model}/{task}/{variant}/{setting}/seed{seed}/pseudo-test/{lang}.log",
     benchmark:
-        "results/benchmarks/score/{model}/{task}/{setting}/seed{seed}/pseudo-test/{lang}.tsv"
+        "results/benchmarks/score/{model}/{task}/{variant}/{setting}/seed{seed}/pseudo-test/{lang}.tsv"
     wildcard_constraints:
         setting="zero-shot",
     params:
@@ -46,16 +46,16 @@ rule pseudo_test_table:
         pseudo_data=lambda wc: pseudo_test_data(wc.task, "pseudo-test"),
     output:
         csv=report(
-            "results/tables/{task}_pseudo_test.csv",
+            "results/runs/{run}/tables/{task}_pseudo_test.csv",
             caption="../report/pseudo_test.rst",
             category="Tables",
         ),
-        md="results/tables/{task}_pseudo_test.md",
-        json="results/tables/{task}_pseudo_test.json",
+        md="results/runs/{run}/tables/{task}_pseudo_test.md",
+        json="results/runs/{run}/tables/{task}_pseudo_test.json",
     log:
-        "results/logs/aggregate/{task}_pseudo_test.log",
+        "results/logs/aggregate/{run}/{task}_pseudo_test.log",
     benchmark:
-        "results/benchmarks/aggregate/{task}_pseudo_test.tsv"
+        "results/benchmarks/aggregate/{run}/{task}_pseudo_test.tsv"
     conda:
         "../../envs/mte.yaml"
     threads: 1

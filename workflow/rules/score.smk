@@ -1,17 +1,17 @@
 rule score:
     input:
-        predictions="results/{model}/{task}/{setting}/seed{seed}/predictions/{lang}.jsonl",
+        predictions="results/{model}/{task}/{variant}/{setting}/seed{seed}/predictions/{lang}.jsonl",
         gold=evaluated_gold,
         base_model="resources/models/{model}",
         model=finetuned_dir,
         dev_gold=dev_gold,
         data_meta=score_data_meta,
     output:
-        "results/{model}/{task}/{setting}/seed{seed}/scores/{lang}.json",
+        "results/{model}/{task}/{variant}/{setting}/seed{seed}/scores/{lang}.json",
     log:
-        "results/logs/score/{model}/{task}/{setting}/seed{seed}/{lang}.log",
+        "results/logs/score/{model}/{task}/{variant}/{setting}/seed{seed}/{lang}.log",
     benchmark:
-        "results/benchmarks/score/{model}/{task}/{setting}/seed{seed}/{lang}.tsv"
+        "results/benchmarks/score/{model}/{task}/{variant}/{setting}/seed{seed}/{lang}.tsv"
     conda:
         "../../envs/mte.yaml"
     threads: 1

@@ -1,13 +1,13 @@
 rule tokenize:
     input:
-        data="resources/data/{task}/{lang}/{split}.jsonl",
+        data=lambda wc: data_path(wc.task, wc.lang, wc.split),
         model="resources/models/{model}",
     output:
-        "results/{model}/{task}/features/{lang}/{split}/features.pt",
+        "results/{model}/{task}/features/{tokens}/{lang}/{split}/features.pt",
     log:
-        "results/logs/tokenize/{model}/{task}/{lang}/{split}.log",
+        "results/logs/tokenize/{model}/{task}/{tokens}/{lang}/{split}.log",
     benchmark:
-        "results/benchmarks/tokenize/{model}/{task}/{lang}/{split}.tsv"
+        "results/benchmarks/tokenize/{model}/{task}/{tokens}/{lang}/{split}.tsv"
     conda:
         "../../envs/mte.yaml"
     threads: config["threads"]["tokenize"]

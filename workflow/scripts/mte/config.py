@@ -84,6 +84,12 @@ def task_settings(task_name: str, config: dict[str, Any]) -> list[str]:
     return list(config["tasks"][task_name].get("settings") or config["settings"])
 
 
+def task_seeds(task_name: str, config: dict[str, Any]) -> list[int]:
+    """The fine-tuning seeds of a task: its own ``seeds`` list, else the global one (the XLM-R
+    paper's XNLI figures are means over five seeds; its other tables name no count)."""
+    return list(config["tasks"][task_name].get("seeds") or config["seeds"])
+
+
 def training_splits(
     task_name: str, setting: str, language: str | None, config: dict[str, Any]
 ) -> dict[str, list[tuple[str, str]]]:
@@ -94,8 +100,11 @@ def training_splits(
     """
     english = get_task(task_name).train_language
     languages = task_languages(task_name, config)
+    hp = config["tasks"][task_name].get("hyperparameters") or {}
     if setting in ("zero-shot", "translate-test"):
-        return {"train": [(english, "train")], "dev": [(english, "dev")]}
+        # the XLM-R paper's single models select on the joint dev set of all languages
+        dev = languages if hp.get("dev_languages") == "all" else [english]
+        return {"train": [(english, "train")], "dev": [(lang, "dev") for lang in dev]}
     if setting == "in-language":
         return {"train": [(language, "train")], "dev": [(language, "dev")]}
     if setting == "multilingual":
@@ -317,3 +326,81 @@ def _check_translations(
             )
     elif not translations.get("path"):
         raise ConfigError(f"{key}.translations.path", "source 'files' needs 'path' (a folder)")
+
+
+# What decides a task's downloaded content (the translated splits add their translations, which
+# re-run only those splits when they change)
+DATA_KEYS = ("source", "path", "files", "revision", "subset")
+# What a folder of results is named by: runs of different configs that differ in one of these
+# write to different folders, and runs that agree share (and so reuse) them
+KEY_PATTERN = r"[a-z]+(-[0-9a-f]{8}){0,2}"
+
+
+def _digest(payload: Any) -> str:
+    """Eight hex digits of the SHA-256 of ``payload`` as canonical JSON."""
+    import hashlib
+    import json
+
+    text = json.dumps(payload, sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+
+
+def data_params(task_name: str, config: dict[str, Any]) -> dict[str, Any]:
+    """The config values that decide a task's downloaded examples."""
+    task_cfg = config["tasks"][task_name]
+    return {key: task_cfg.get(key) for key in DATA_KEYS}
+
+
+def data_key(task_name: str, config: dict[str, Any]) -> str:
+    """The folder of a task's data under resources/data/{task}/: ``hub`` or ``demo`` as
+    shipped, else the source and a digest of what decides the content (``files-1a2b3c4d``), so
+    that the demo's XNLI, the hub's and a folder's never share a file."""
+    params = data_params(task_name, config)
+    source = params["source"]
+    if source in ("hub", "demo") and not any(v for k, v in params.items() if k != "source"):
+        return source
+    return f"{source}-{_digest(params)}"
+
+
+def tokens_params(task_name: str, config: dict[str, Any]) -> dict[str, Any]:
+    """What decides a task's features besides its data: the window of the fine-tune it is
+    evaluated with (max length, QA stride) and the sub-token that carries a word's label."""
+    owner = config["tasks"][get_task(task_name).models_of or task_name]
+    return {
+        "max_length": (owner.get("hyperparameters") or {}).get("max_length"),
+        "doc_stride": owner.get("doc_stride"),
+        "label_subword": config["tasks"][task_name].get("label_subword"),
+    }
+
+
+def tokens_key(task_name: str, config: dict[str, Any]) -> str:
+    """The folder of a task's features: its data key and a digest of the tokenisation."""
+    return f"{data_key(task_name, config)}-{_digest(tokens_params(task_name, config))}"
+
+
+def variant_key(task_name: str, config: dict[str, Any]) -> str:
+    """The folder of a task's fine-tunes, predictions and scores under results/{model}/{task}/:
+    its data key and a digest of everything else that decides them: the tokenisation, the
+    fine-tune's hyper-parameters and training data (a task evaluating another task's fine-tunes
+    names that task's folder), the retrieval layers. Evaluation languages, settings and seeds are
+    folders of their own below it, so adding one reruns nothing else."""
+    task = get_task(task_name)
+    task_cfg = config["tasks"][task_name]
+    decided_by: dict[str, Any] = {"tokens": tokens_params(task_name, config)}
+    if task.family in ("retrieval", "mining"):
+        decided_by = {"layers": task_cfg.get("layers")}
+    elif task.models_of:
+        decided_by["fine_tune"] = [task.models_of, variant_key(task.models_of, config)]
+    else:
+        decided_by["hyperparameters"] = task_cfg.get("hyperparameters")
+    return f"{data_key(task_name, config)}-{_digest(decided_by)}"
+
+
+def run_name(config: dict[str, Any], configfiles: list[str]) -> str:
+    """The folder of a run's tables, plots and summaries, results/runs/{run}/: the config's
+    ``run``, else the config file's name (xtreme for config/xtreme.yaml), else default."""
+    if config.get("run"):
+        return str(config["run"])
+    if configfiles:
+        return Path(configfiles[-1]).stem
+    return "default"

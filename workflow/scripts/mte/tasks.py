@@ -391,7 +391,7 @@ TASKS: dict[str, Task] = {
             hub_configs={"en": ("rajpurkar/squad", None)},
             qa_normalization="squad",
             train_only=True,
-            reference="Rajpurkar et al. 2016 (SQuAD v1.1): the English training set of XQuAD and MLQA",
+            reference="Rajpurkar et al. 2016 (SQuAD v1.1), the training set of XQuAD and MLQA",
         ),
         Task(
             name="xquad",

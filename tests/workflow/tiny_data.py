@@ -1,0 +1,178 @@
+"""Tiny released-format files for workflow tests: a few sentences, real layouts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+SENTENCES = [
+    ("The dog sleeps.", "Der Hund schläft."),
+    ("It is raining.", "Es regnet."),
+    ("The cat eats fish.", "Die Katze frisst Fisch."),
+    ("We go home.", "Wir gehen nach Hause."),
+    ("The train is late.", "Der Zug ist spät."),
+    ("I like tea.", "Ich mag Tee."),
+]
+
+
+def write_lines(path: Path, lines: list[str]) -> None:
+    """``lines`` into ``path`` (its folder made), each ended by a newline."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+
+
+def write_pawsx(folder: Path) -> None:
+    folder.mkdir()
+    rows = [f"{a}\t{b}\t{n % 2}" for n, (a, b) in enumerate(SENTENCES)]
+    for split in ("train", "dev"):
+        write_lines(folder / f"{split}-en.tsv", rows)
+    for language in ("en", "de"):
+        write_lines(folder / f"test-{language}.tsv", rows)
+
+
+def write_tatoeba(folder: Path) -> None:
+    folder.mkdir()
+    write_lines(folder / "tatoeba.deu-eng.deu", [de for _, de in SENTENCES])
+    write_lines(folder / "tatoeba.deu-eng.eng", [en for en, _ in SENTENCES])
+
+
+def write_bucc(folder: Path) -> None:
+    folder.mkdir()
+    for split in ("dev", "test"):
+        write_lines(
+            folder / f"de-en.{split}.de", [f"de-{i}\t{de}" for i, (_, de) in enumerate(SENTENCES)]
+        )
+        write_lines(
+            folder / f"de-en.{split}.en", [f"en-{i}\t{en}" for i, (en, _) in enumerate(SENTENCES)]
+        )
+        write_lines(folder / f"de-en.{split}.gold", [f"de-{i}\ten-{i}" for i in range(0, 6, 2)])
+
+
+def write_glue(folder: Path) -> None:
+    (folder / "SST-2").mkdir(parents=True)
+    (folder / "STS-B").mkdir()
+    sst = ["sentence\tlabel", *(f"{en}\t{n % 2}" for n, (en, _) in enumerate(SENTENCES))]
+    header = (
+        "index\tgenre\tfilename\tyear\told_index\tsource1\tsource2\tsentence1\tsentence2\tscore"
+    )
+    sts = [header] + [
+        f"{n}\tmain\tx\t2012\t{n}\tnone\tnone\t{en}\t{SENTENCES[(n + 1) % 6][0]}\t{n * 0.8:.3f}"
+        for n, (en, _) in enumerate(SENTENCES)
+    ]
+    for split in ("train", "dev"):
+        write_lines(folder / "SST-2" / f"{split}.tsv", sst)
+        write_lines(folder / "STS-B" / f"{split}.tsv", sts)
+
+
+XNLI_LABELS = ("entailment", "neutral", "contradiction")
+
+
+def write_xnli(folder: Path, languages=("en", "de")) -> None:
+    """XNLI in XTREME's layout: premise, hypothesis, label; train and dev in English."""
+    folder.mkdir()
+    rows = [f"{a}\t{b}\t{XNLI_LABELS[n % 3]}" for n, (a, b) in enumerate(SENTENCES)]
+    for split in ("train", "dev"):
+        write_lines(folder / f"{split}-en.tsv", rows)
+    for language in languages:
+        write_lines(folder / f"test-{language}.tsv", rows)
+
+
+# (English tokens, German tokens, tags), the same tags in both languages
+NER = [
+    ("Angela Merkel visited Paris .", "Angela Merkel besuchte Paris .", "B-PER I-PER O B-LOC O"),
+    ("Siemens is based in Munich .", "Siemens sitzt in München .", None),
+    ("The UN met in Geneva .", "Die UNO tagte in Genf .", "O B-ORG O O B-LOC O"),
+]
+GERMAN_TAGS = {1: "B-ORG O O B-LOC O"}
+# (tokens, tags) in IOB1 as the CoNLL-2003 files write them
+CONLL_SENTENCES = [
+    ("Peter Blackburn lives in London .", "I-PER I-PER O O I-LOC O"),
+    ("The EU met in Brussels .", "O I-ORG O O I-LOC O"),
+    ("Angela Merkel visited Paris today .", "I-PER I-PER O I-LOC O O"),
+    ("Siemens opened an office in Madrid .", "I-ORG O O O O I-LOC O"),
+]
+POS_SENTENCES = [
+    ("Der Zug fährt nach Berlin .", "DET NOUN VERB ADP PROPN PUNCT"),
+    ("Sie liest ein Buch .", "PRON VERB DET NOUN PUNCT"),
+]
+ENGLISH_TAGS = {1: "B-ORG O O O B-LOC O"}
+
+
+def tagged_lines(sentences: list[tuple[str, str]], repeat: int) -> list[str]:
+    lines = []
+    for text, tags in sentences * repeat:
+        lines += [f"{w}\t{t}" for w, t in zip(text.split(), tags.split(), strict=True)]
+        lines.append("")
+    return lines
+
+
+def write_panx_folders(root: Path) -> None:
+    english = [(en, tags or ENGLISH_TAGS[i]) for i, (en, _, tags) in enumerate(NER)]
+    german = [(de, tags or GERMAN_TAGS[i]) for i, (_, de, tags) in enumerate(NER)]
+    for language, sentences in (("en", english), ("de", german)):
+        for split, repeat in (("train", 4), ("dev", 1), ("test", 2)):
+            write_lines(root / f"panx/{split}-{language}.tsv", tagged_lines(sentences, repeat))
+    write_lines(root / "panx-mt/translate-train/en-de-translated.tsv", tagged_lines(german, 4))
+    write_lines(root / "panx-mt/translate-test/test-de-en-translated.tsv", tagged_lines(english, 2))
+
+
+def write_conll_folders(root: Path) -> None:
+    for code in ("eng", "esp"):
+        for split, repeat in (("train", 6), ("testa", 2), ("testb", 3)):
+            lines = ["-DOCSTART- -X- O O", ""]
+            for text, tags in CONLL_SENTENCES * repeat:
+                words = zip(text.split(), tags.split(), strict=True)
+                lines += [f"{w} X X {t}" for w, t in words]
+                lines.append("")
+            path = root / "conll" / f"{code}.{split}"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("\n".join(lines) + "\n", encoding="latin-1")
+    for name in ("train-en.tsv", "dev-en.tsv", "test-en.tsv", "test-de.tsv"):
+        write_lines(root / "udpos" / name, tagged_lines(POS_SENTENCES, 4))
+
+
+FILLER = "Der Zug nach Berlin fuhr heute nicht, weil es regnete. " * 12
+
+
+def write_squad_json(path: Path, prefix: str, long_context: bool) -> None:
+    paragraphs = []
+    for n, (city, river) in enumerate(
+        [("Berlin", "Spree"), ("Paris", "Seine"), ("London", "Thames"), ("Wien", "Donau")]
+    ):
+        context = f"{city} liegt an der {river}. " + (FILLER if long_context else "")
+        answer = {"text": river, "answer_start": context.index(river)}
+        if long_context and n == 0:  # an answer far past the first window
+            context = FILLER + f"{city} liegt an der {river}."
+            answer = {"text": river, "answer_start": context.rindex(river)}
+        paragraphs.append(
+            {
+                "context": context,
+                "qas": [
+                    {
+                        "id": f"{prefix}{n}",
+                        "question": f"An welchem Fluss liegt {city}?",
+                        "answers": [answer],
+                    }
+                ],
+            }
+        )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        json.dumps({"version": "1.1", "data": [{"title": "t", "paragraphs": paragraphs}]})
+    )
+
+
+def write_qa_folders(root: Path, languages=("en", "de")) -> None:
+    """SQuAD v1.1 (train, dev), XQuAD and MLQA test files, and TyDiQA-GoldP in XTREME's layout
+    (English train; GoldP dev per language), under ``root``/{squad,xquad,mlqa,tydiqa}."""
+    write_squad_json(root / "squad" / "train-v1.1.json", "t", long_context=False)
+    write_squad_json(root / "squad" / "dev-v1.1.json", "d", long_context=False)
+    for language in languages:
+        write_squad_json(root / "xquad" / f"xquad.{language}.json", "q", long_context=True)
+        mlqa = root / "mlqa" / f"test-context-{language}-question-{language}.json"
+        write_squad_json(mlqa, language, long_context=False)
+    tydiqa = root / "tydiqa"
+    write_squad_json(tydiqa / "tydiqa-goldp-v1.1-train" / "tydiqa.en.train.json", "ty", False)
+    for language in ("en", "fi"):
+        dev = tydiqa / "tydiqa-goldp-v1.1-dev" / f"tydiqa.goldp.{language}.dev.json"
+        write_squad_json(dev, f"{language}-", long_context=False)
