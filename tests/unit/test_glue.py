@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from mte.data import materialize
@@ -200,3 +201,28 @@ def test_the_glue_average_is_the_xlmr_tables_six_tasks_cola_and_rte_outside() ->
     markdown = glue_markdown(table, tasks)
     assert "| SST-2 | CoLA | RTE | avg | avg_all |" in markdown  # the XLM-R table's order
     assert "avg_all: over every task run, CoLA and RTE included" in markdown
+
+
+def test_the_published_glue_average_is_compared_only_over_the_same_six_tasks() -> None:
+    from mte.tables import glue_with_references
+
+    reference = {
+        "paper": "xlmr-paper", "table": "Table 4", "protocol": "GLUE dev", "source": "its text",
+        "model": "m", "task": "glue", "setting": "zero-shot", "metric": "score",
+        "values": {"sst2": 95.0, "stsb": 91.2}, "average": 91.8,
+    }  # fmt: skip
+    tasks = [t for t in GLUE_TASKS if t.name in ("sst2", "stsb")]
+    score = {"model": "m", "setting": "zero-shot", "seed": 1}
+    table = glue_table(
+        [
+            {**score, "task": "sst2", "metrics": {"accuracy": 0.9}},
+            {**score, "task": "stsb", "metrics": {"pearson": 0.8, "spearman": 0.7}},
+        ],
+        tasks,
+    )
+    rows = glue_with_references(table, [reference], tasks)
+    published, delta = rows.iloc[1], rows.iloc[2]
+    assert published["sst2_accuracy"] == 95.0 and pd.isna(published["stsb_pearson"])
+    assert published["avg"] == 91.8 and pd.isna(delta["avg"])
+    assert delta["sst2_accuracy"] == pytest.approx(-5.0)
+    assert published["reference"].endswith("(avg over its six tasks)")
