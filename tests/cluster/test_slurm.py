@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from tests.cluster.slurm_cluster import SlurmCluster, unavailable_reason
-from tests.workflow.snakemake_runner import REPO, run_snakemake
+from tests.workflow.snakemake_runner import REPO, run_snakemake, tables_dir, variant_of
 
 pytestmark = pytest.mark.cluster
 
@@ -125,13 +125,14 @@ def test_jobs_run_as_slurm_jobs(runs, cluster: SlurmCluster) -> None:
 def test_slurm_and_local_runs_give_identical_score_files(runs) -> None:
     local, slurm, _ = runs
     local_scores, slurm_scores = _score_files(local), _score_files(slurm)
+    variant = variant_of(CONFIG, "xnli")
     assert sorted(local_scores) == [
-        "tiny/xnli/zero-shot/seed1/scores/de.json",
-        "tiny/xnli/zero-shot/seed1/scores/en.json",
+        f"tiny/xnli/{variant}/zero-shot/seed1/scores/de.json",
+        f"tiny/xnli/{variant}/zero-shot/seed1/scores/en.json",
     ]
     assert local_scores == slurm_scores
-    local_table = (local / "results" / "tables" / "xnli.csv").read_text()
-    assert local_table == (slurm / "results" / "tables" / "xnli.csv").read_text()
+    local_table = (tables_dir(local) / "xnli.csv").read_text()
+    assert local_table == (tables_dir(slurm) / "xnli.csv").read_text()
 
 
 def _checkpoint_step(log_path: Path) -> int | None:
@@ -160,10 +161,11 @@ def test_a_cancelled_fine_tune_resumes_from_its_checkpoint(
             }
         },
     }
-    target = "results/tiny/xnli/zero-shot/seed1/model"
+    variant = variant_of(config, "xnli")
+    target = f"results/tiny/xnli/{variant}/zero-shot/seed1/model"
     run = _run_on_slurm(cluster, tmp_path, config, "--retries", "1", target, background=True)
-    checkpoint = tmp_path / "results/tiny/xnli/zero-shot/seed1/checkpoints/checkpoint.pt"
-    log_path = tmp_path / "results/logs/finetune/tiny/xnli/zero-shot/seed1.log"
+    checkpoint = tmp_path / f"results/tiny/xnli/{variant}/zero-shot/seed1/checkpoints/checkpoint.pt"
+    log_path = tmp_path / f"results/logs/finetune/tiny/xnli/{variant}/zero-shot/seed1.log"
     deadline = time.monotonic() + 600
     job_id = None
     while time.monotonic() < deadline and run.poll() is None:

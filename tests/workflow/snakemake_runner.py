@@ -78,3 +78,17 @@ def data_dir(workdir: Path, task: str) -> Path:
     """resources/data/{task}/{data}: the one data folder of a task."""
     (found,) = (workdir / "resources" / "data" / task).iterdir()
     return found
+
+
+def variant_of(config: dict, task: str) -> str:
+    """The results folder name ({variant}) the workflow gives ``task`` under ``config``: the
+    config with the schema's defaults filled in, keyed as mte.config keys it."""
+    import copy
+
+    from snakemake.utils import validate
+
+    from mte.config import variant_key
+
+    filled = copy.deepcopy(config)
+    validate(filled, str(REPO / "config" / "schema.yaml"))
+    return variant_key(task, filled)
