@@ -27,7 +27,7 @@ from pathlib import Path
 
 import yaml
 
-from mte.config import variant_key
+from mte.config import variant_key, with_schema_defaults
 from mte.tasks import get_task
 
 REPO = Path(__file__).resolve().parents[2]
@@ -96,12 +96,9 @@ def experiment_figures(config: dict, seeds: list[int], out: Path) -> dict:
     """Per task: every language's score record for each of ``seeds`` (``languages`` is the
     first seed's, ``by_seed`` all of them) and the config choices that decide them (subset
     sizes, hyper-parameters, layers)."""
-    from snakemake.utils import validate
-
     # the results folder of a task is named from the config with the schema's defaults filled
     # in, exactly as the workflow names it
-    filled = json.loads(json.dumps(config))
-    validate(filled, str(REPO / "config" / "schema.yaml"))
+    filled = with_schema_defaults(config, REPO / "config" / "schema.yaml")
     figures = {}
     for model in config["models"]:
         for task_name, task_cfg in config["tasks"].items():

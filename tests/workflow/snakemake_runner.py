@@ -83,12 +83,6 @@ def data_dir(workdir: Path, task: str) -> Path:
 def variant_of(config: dict, task: str) -> str:
     """The results folder name ({variant}) the workflow gives ``task`` under ``config``: the
     config with the schema's defaults filled in, keyed as mte.config keys it."""
-    import copy
+    from mte.config import variant_key, with_schema_defaults
 
-    from snakemake.utils import validate
-
-    from mte.config import variant_key
-
-    filled = copy.deepcopy(config)
-    validate(filled, str(REPO / "config" / "schema.yaml"))
-    return variant_key(task, filled)
+    return variant_key(task, with_schema_defaults(config, REPO / "config" / "schema.yaml"))

@@ -396,6 +396,18 @@ def variant_key(task_name: str, config: dict[str, Any]) -> str:
     return f"{data_key(task_name, config)}-{_digest(decided_by)}"
 
 
+def with_schema_defaults(config: dict[str, Any], schema_path: str | Path) -> dict[str, Any]:
+    """A copy of ``config`` with the schema's defaults filled in, as the workflow's validation
+    fills them: what the folder keys above are computed from."""
+    import copy
+
+    from snakemake.utils import validate
+
+    filled = copy.deepcopy(config)
+    validate(filled, str(schema_path))
+    return filled
+
+
 def run_name(config: dict[str, Any], configfiles: list[str]) -> str:
     """The folder of a run's tables, plots and summaries, results/runs/{run}/: the config's
     ``run``, else the config file's name (xtreme for config/xtreme.yaml), else default."""

@@ -99,7 +99,7 @@ def summary_with_references(
             found.append(entries[0])
         return sum(e["average"] for e in found) / len(found), label(found[0])
 
-    def published_of(row: pd.Series) -> list[tuple[str, dict[str, Any]]]:
+    def published_of(row: pd.Series) -> list[tuple[str, dict[str, Any], set[str]]]:
         published, source = {}, None
         for task in tasks:
             value, where = task_score(row["model"], row["setting"], task)
@@ -109,7 +109,7 @@ def summary_with_references(
             return []
         if len(published) == len(tasks):
             published[AVERAGE] = sum(published.values()) / len(tasks)
-        return [(source, published)]
+        return [(source, published, set())]
 
     return interleave_published(table, published_of)
 

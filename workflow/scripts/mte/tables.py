@@ -255,20 +255,19 @@ def with_references(
 
 def interleave_published(
     table: pd.DataFrame,
-    published_of: Callable[[pd.Series], list[tuple]],
+    published_of: Callable[[pd.Series], list[tuple[str, dict[str, Any], set[str]]]],
 ) -> pd.DataFrame:
     """``table`` with a ``row`` column; after each row, for every (reference label, published
-    values[, columns not to compare]) that ``published_of(row)`` gives (column -> number, or
-    None where the paper has none), a ``published`` row and an ``ours - published`` row,
-    labelled in a ``reference`` column (present only when some row has one)."""
+    values, columns not to compare) that ``published_of(row)`` gives (column -> number, or None
+    where the paper has none), a ``published`` row and an ``ours - published`` row, labelled in
+    a ``reference`` column (present only when some row has one)."""
     rows = []
     for _, row in table.iterrows():
         ours = {**row.to_dict(), "row": OURS}
         rows.append(ours)
         key = {"model": row["model"], "setting": row["setting"]}
-        for source, published, *apart in published_of(row):
+        for source, published, apart in published_of(row):
             rows.append({**key, **published, "row": PUBLISHED, "reference": source})
-            apart = apart[0] if apart else set()
             delta = {
                 c: ours[c] - value
                 for c, value in published.items()
