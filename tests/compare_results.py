@@ -1,0 +1,124 @@
+"""Compare two result trees of the workflow, e.g. the same config before and after a change.
+
+    python tests/compare_results.py BEFORE AFTER [--tolerance 1e-12]
+
+BEFORE and AFTER are working directories of runs (each holding results/). Predictions and
+tables must be byte-identical; score files must hold the same keys and numbers equal to the
+tolerance, the provenance's environment (package versions, hardware: what ran the code, not
+what it computed) aside. Every other file is compared too and reported, without failing the
+comparison (plots, logs and timings differ from run to run). Exit status 1 when a prediction,
+table or score differs or exists in one tree only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+# provenance fields that describe the code's environment, not the result
+ENVIRONMENT_KEYS = {"packages", "hardware"}
+# run-to-run noise: logs, timings, Snakemake's own state
+SKIPPED_PARTS = {"logs", "benchmarks", ".snakemake"}
+
+
+def kind(relative: Path) -> str:
+    parts = relative.parts
+    if "predictions" in parts:
+        return "prediction"
+    if "tables" in parts:
+        return "table"
+    if "scores" in parts and relative.suffix == ".json":
+        return "score"
+    return "other"
+
+
+def numbers_differ(before: Any, after: Any, tolerance: float, where: str) -> list[str]:
+    """Where two parsed JSON values differ: numbers by more than ``tolerance``, anything else
+    by value; environment keys of a provenance record skipped."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        problems = []
+        for key in sorted(set(before) | set(after)):
+            if key in ENVIRONMENT_KEYS and where.endswith("provenance"):
+                continue
+            if key not in before or key not in after:
+                problems.append(f"{where}.{key}: in one file only")
+                continue
+            problems += numbers_differ(before[key], after[key], tolerance, f"{where}.{key}")
+        return problems
+    if isinstance(before, list) and isinstance(after, list):
+        if len(before) != len(after):
+            return [f"{where}: {len(before)} items versus {len(after)}"]
+        return [
+            problem
+            for n, (a, b) in enumerate(zip(before, after, strict=True))
+            for problem in numbers_differ(a, b, tolerance, f"{where}[{n}]")
+        ]
+    numeric = (int, float)
+    if (
+        isinstance(before, numeric)
+        and isinstance(after, numeric)
+        and not isinstance(before, bool)
+        and not isinstance(after, bool)
+    ):
+        both_nan = math.isnan(before) and math.isnan(after)
+        if not both_nan and abs(before - after) > tolerance:
+            return [f"{where}: {before!r} versus {after!r}"]
+        return []
+    return [] if before == after else [f"{where}: {before!r} versus {after!r}"]
+
+
+def files(root: Path) -> dict[Path, Path]:
+    found = {}
+    for base in ("results", "resources/data"):
+        for path in sorted((root / base).rglob("*")):
+            relative = path.relative_to(root)
+            if path.is_file() and not SKIPPED_PARTS & set(relative.parts):
+                found[relative] = path
+    return found
+
+
+def compare(before: Path, after: Path, tolerance: float) -> dict[str, list[str]]:
+    """Per kind of file: how many were compared, and the differences."""
+    old, new = files(before), files(after)
+    report: dict[str, list[str]] = {k: [] for k in ("prediction", "table", "score", "other")}
+    counts = dict.fromkeys(report, 0)
+    for relative in sorted(set(old) | set(new)):
+        group = kind(relative)
+        counts[group] += 1
+        if relative not in old or relative not in new:
+            report[group].append(f"{relative}: only in {'after' if relative in new else 'before'}")
+        elif group == "score":
+            a = json.loads(old[relative].read_text(encoding="utf-8"))
+            b = json.loads(new[relative].read_text(encoding="utf-8"))
+            report[group] += [f"{relative}: {p}" for p in numbers_differ(a, b, tolerance, "")]
+        elif old[relative].read_bytes() != new[relative].read_bytes():
+            report[group].append(f"{relative}: bytes differ")
+    report["counts"] = [f"{group}={count}" for group, count in counts.items()]
+    return report
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("before", type=Path)
+    parser.add_argument("after", type=Path)
+    parser.add_argument("--tolerance", type=float, default=1e-12)
+    args = parser.parse_args()
+    report = compare(args.before, args.after, args.tolerance)
+    print("files compared: " + ", ".join(report.pop("counts")))
+    failed = False
+    for group, problems in report.items():
+        verdict = "identical" if not problems else f"{len(problems)} differ"
+        print(f"{group}: {verdict}")
+        for problem in problems[:20]:
+            print(f"  {problem}")
+        failed |= bool(problems) and group != "other"
+    print("RESULT: " + ("DIFFERENT" if failed else "SAME (predictions, tables, scores)"))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

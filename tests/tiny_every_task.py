@@ -1,0 +1,181 @@
+"""Run every registered task once on the tiny model and tiny released-format files.
+
+    python tests/tiny_every_task.py WORKDIR [--data FOLDER] [--repo CHECKOUT]
+
+WORKDIR receives the config (config.yaml) and the results; the tiny data and the tiny model are
+written to --data (default WORKDIR/data) unless it is there already. Two runs compared with each other read the
+same --data folder, since the data's folder names are digests of its path. --repo names
+the checkout whose Snakefile runs (default: this one), so that two versions of the workflow can
+be run on the same inputs and their trees compared with tests/compare_results.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from tests.workflow.tiny_data import (  # noqa: E402
+    SENTENCES,
+    write_bucc,
+    write_conll_folders,
+    write_glue,
+    write_lines,
+    write_panx_folders,
+    write_pawsx,
+    write_qa_folders,
+    write_squad_json,
+    write_tatoeba,
+    write_xnli,
+)
+
+SMALL = {"epochs": 1, "batch_size": 4, "max_length": 32}
+QA = {"epochs": 1, "batch_size": 2, "max_length": 64}
+
+
+def write_more_glue(glue: Path) -> None:
+    """The GLUE tasks write_glue leaves out, in their releases' column layouts."""
+    english = [en for en, _ in SENTENCES]
+    second = english[1:] + english[:1]
+    # CoLA: no header; source, label, original label, sentence
+    cola = [f"src\t{n % 2}\t\t{text}" for n, text in enumerate(english)]
+    mrpc = ["Quality\t#1 ID\t#2 ID\t#1 String\t#2 String"] + [
+        f"{n % 2}\t{n}\t{n + 10}\t{a}\t{b}"
+        for n, (a, b) in enumerate(zip(english, second, strict=True))
+    ]
+    qqp = ["id\tqid1\tqid2\tquestion1\tquestion2\tis_duplicate"] + [
+        f"{n}\t{n}\t{n + 10}\t{a}\t{b}\t{n % 2}"
+        for n, (a, b) in enumerate(zip(english, second, strict=True))
+    ]
+    nli = ("entailment", "neutral", "contradiction")
+    mnli = ["index\tgenre\tsentence1\tsentence2\tgold_label"] + [
+        f"{n}\tfiction\t{a}\t{b}\t{nli[n % 3]}"
+        for n, (a, b) in enumerate(zip(english, second, strict=True))
+    ]
+    two = ("entailment", "not_entailment")
+    qnli = ["index\tquestion\tsentence\tlabel"] + [
+        f"{n}\t{a}\t{b}\t{two[n % 2]}" for n, (a, b) in enumerate(zip(english, second, strict=True))
+    ]
+    rte = ["index\tsentence1\tsentence2\tlabel"] + [
+        f"{n}\t{a}\t{b}\t{two[n % 2]}" for n, (a, b) in enumerate(zip(english, second, strict=True))
+    ]
+    for split in ("train", "dev"):
+        write_lines(glue / "CoLA" / f"{split}.tsv", cola)
+        write_lines(glue / "MRPC" / f"{split}.tsv", mrpc)
+        write_lines(glue / "QQP" / f"{split}.tsv", qqp)
+        write_lines(glue / "QNLI" / f"{split}.tsv", qnli)
+        write_lines(glue / "RTE" / f"{split}.tsv", rte)
+    for name in ("train.tsv", "dev_matched.tsv", "dev_mismatched.tsv"):
+        write_lines(glue / "MNLI" / name, mnli)
+
+
+def write_data(data: Path) -> None:
+    data.mkdir(parents=True)
+    write_xnli(data / "xnli")
+    write_pawsx(data / "pawsx")
+    write_tatoeba(data / "tatoeba")
+    write_bucc(data / "bucc")
+    write_glue(data / "glue")
+    write_more_glue(data / "glue")
+    write_panx_folders(data)
+    write_conll_folders(data)
+    write_qa_folders(data)
+    for context in ("en", "de"):
+        for question in ("en", "de"):
+            name = f"test-context-{context}-question-{question}.json"
+            write_squad_json(data / "mlqa" / name, f"{context}{question}", long_context=False)
+
+
+def write_tiny_model(folder: Path) -> None:
+    """The tiny model, built once and read by both runs of a comparison as a local folder
+    (its tokenizer's training is not byte-reproducible from one build to the next)."""
+    from mte.models import build_tiny_model, demo_texts
+
+    build_tiny_model(folder, demo_texts(), seed=0)
+
+
+def config(data: Path) -> dict:
+    def folder(task: str, **more) -> dict:
+        return {"source": "files", "path": str(data / task), **more}
+
+    both = {"languages": ["en", "de"]}
+    glue = {
+        name: {
+            "source": "files",
+            "path": str(data / "glue" / folder_name),
+            "hyperparameters": SMALL,
+        }
+        for name, folder_name in (
+            ("cola", "CoLA"),
+            ("sst2", "SST-2"),
+            ("mrpc", "MRPC"),
+            ("qqp", "QQP"),
+            ("stsb", "STS-B"),
+            ("mnli", "MNLI"),
+            ("qnli", "QNLI"),
+            ("rte", "RTE"),
+        )
+    }
+    glue["mnli_mm"] = {"source": "files", "path": str(data / "glue" / "MNLI")}
+    return {
+        "run": "every-task",
+        "models": [{"name": "tiny", "source": "local", "path": str(data / "tiny-model")}],
+        "tasks": {
+            "xnli": folder("xnli", **both, hyperparameters=SMALL),
+            "pawsx": folder("pawsx", **both, hyperparameters=SMALL),
+            "udpos": folder("udpos", **both, hyperparameters=SMALL),
+            "panx": folder("panx", **both, hyperparameters=SMALL),
+            "conll": folder("conll", languages=["en", "es"], hyperparameters=SMALL),
+            "squad": folder("squad", doc_stride=16, hyperparameters=QA),
+            "xquad": folder("xquad", **both),
+            "mlqa": folder("mlqa", **both),
+            "mlqa_gxlt": folder("mlqa", languages=["en-en", "en-de", "de-en", "de-de"]),
+            "tydiqa": folder("tydiqa", languages=["en", "fi"], doc_stride=16, hyperparameters=QA),
+            "bucc": folder("bucc", languages=["de"]),
+            "tatoeba": folder("tatoeba", languages=["de"]),
+            **glue,
+        },
+        "seeds": [1],
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("workdir", type=Path)
+    parser.add_argument("--data", type=Path, help="the tiny data's folder (default WORKDIR/data)")
+    parser.add_argument("--repo", type=Path, default=REPO, help="checkout whose Snakefile runs")
+    args = parser.parse_args()
+    workdir = args.workdir.resolve()
+    workdir.mkdir(parents=True, exist_ok=True)
+    data = (args.data or workdir / "data").resolve()
+    if not data.exists():
+        write_data(data)
+    if not (data / "tiny-model").exists():
+        write_tiny_model(data / "tiny-model")
+    config_path = workdir / "config.yaml"
+    config_path.write_text(yaml.safe_dump(config(data)), encoding="utf-8")
+    repo = args.repo.resolve()
+    command = [
+        sys.executable, "-m", "snakemake",
+        "--snakefile", str(repo / "Snakefile"),
+        "--directory", str(workdir),
+        "--configfile", str(config_path),
+        "--cores", "2",
+    ]  # fmt: skip
+    # the checkout's own package, whatever is installed
+    path = os.pathsep.join(
+        filter(None, [str(repo / "workflow" / "scripts"), os.environ.get("PYTHONPATH")])
+    )
+    env = {**os.environ, "PYTHONPATH": path, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
+    return subprocess.run(command, env=env).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())
