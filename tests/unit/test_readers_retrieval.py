@@ -10,7 +10,8 @@ import pytest
 from mte.data import materialize
 from mte.errors import InputError
 from mte.readers.retrieval import bucc_from_hub, read_bucc, read_tatoeba, tatoeba_from_hub
-from mte.tasks import TASKS, TATOEBA_CODES
+from mte.specs.tatoeba import TATOEBA_CODES
+from mte.tasks import TASKS
 
 # lines per language in ../shared/data/tatoeba (its PROVENANCE.tsv); the others have 1000
 TATOEBA_SHORT = {

@@ -4,7 +4,6 @@ import sys
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
-from snakemake.utils import validate
 
 # The package lives beside the scripts; importing it from there works without installing.
 sys.path.insert(0, str(Path(workflow.basedir) / "workflow" / "scripts"))
@@ -16,6 +15,7 @@ from mte.config import (  # noqa: E402
     check_schema,
     check_shared_finetunes,
     data_key,
+    fill_schema_defaults,
     run_name,
     tokens_key,
     variant_key,
@@ -29,6 +29,7 @@ from mte.config import (  # noqa: E402
     translation_source,
 )
 from mte.errors import MteError  # noqa: E402
+from mte.families import family_of  # noqa: E402
 from mte.references import find_reference, load_references  # noqa: E402
 from mte.summary import XTREME_TASKS  # noqa: E402
 from mte.tasks import (
@@ -60,7 +61,7 @@ def _check_configuration():
             get_task(name)
         check_schema(config, Path(workflow.basedir) / "config" / "schema.yaml")
         check_shared_finetunes(config)
-        validate(config, "../../config/schema.yaml")
+        fill_schema_defaults(config, Path(workflow.basedir) / "config" / "schema.yaml")
         check_config(config)
     except MteError as err:
         raise WorkflowError(f"Configuration error: {err}") from None
@@ -102,7 +103,8 @@ wildcard_constraints:
     variant=KEY_PATTERN,
     run=re.escape(RUN),
     task="|".join(TASKS),
-    lang=r"[a-z]{2,3}(-[a-z]{2,3})?",
+    # ISO 639 codes (en), FLORES-200 codes (eng_Latn) and G-XLT pairs (en-de)
+    lang=r"[a-z]{2,3}(?:_[A-Z][a-z]{3})?(?:-[a-z]{2,3})?",
     split="|".join(SPLITS),
     setting="|".join(SETTINGS),
     seed=r"\d+",
@@ -188,7 +190,7 @@ def eval_split(task):
 
 def is_retrieval(task):
     """Tatoeba and BUCC: the pretrained encoder's embeddings, no fine-tuning."""
-    return get_task(task).family in ("retrieval", "mining")
+    return family_of(get_task(task)).retrieval
 
 
 RETRIEVAL_TASKS = [name for name in TASKS if is_retrieval(name)]
@@ -283,7 +285,7 @@ def score_data_meta(wc):
 
 def retrieval_splits(task):
     """The splits a retrieval task reads: BUCC's dev picks the threshold for its test."""
-    splits = ["dev"] if get_task(task).family == "mining" else []
+    splits = family_of(get_task(task)).extra_eval_splits
     return list(dict.fromkeys([*splits, eval_split(task)]))
 
 
@@ -295,7 +297,7 @@ def retrieval_data(wc):
 
 def dev_gold(wc):
     """BUCC's dev split, whose gold pairs set the mining threshold."""
-    if get_task(wc.task).family == "mining":
+    if "dev" in family_of(get_task(wc.task)).extra_eval_splits:
         return data_path(wc.task, wc.lang, "dev")
     return []
 

@@ -1,6 +1,7 @@
 """Rule aggregate: a task's score files into its table (CSV, Markdown, LaTeX), with published
 numbers and deltas for the models that have them."""
 
+from mte.families import family_of
 from mte.io import read_json, write_json, write_text
 from mte.logs import rule_logging
 from mte.references import load_references
@@ -22,15 +23,15 @@ with rule_logging(snakemake) as log:
     table = task_table(scores, languages, task.primary_metric)
     table, marks = with_statistics(table, scores, task, languages, snakemake.params.statistics)
     title = f"{task.title} ({task.primary_metric}, %)"
-    second, metrics = None, {"": task.primary_metric}
-    if task.family == "qa":  # the papers print QA cells as F1 / EM
-        second, metrics = "em", {"": "f1", "_em": "exact_match"}
-        table = with_second_metric(table, task_table(scores, languages, "exact_match"), second)
+    second, metrics = None, family_of(task).table_metrics(task)
+    if "_em" in metrics:  # a second value per cell: QA's F1 / EM, as the papers print them
+        second = "em"
+        table = with_second_metric(table, task_table(scores, languages, metrics["_em"]), second)
         title = f"{task.title} (F1 / EM, %)"
     references = load_references(snakemake.input.references)
     table = with_references(table, references, task.name, languages, metrics)
     write_text(snakemake.output.csv, table.to_csv(index=False, float_format="%.2f"))
-    if task.name == "mlqa_gxlt":
+    if task.table_layout == "pair_matrix":
         markdown = pair_matrix_markdown(table[table["row"] == "ours"], languages, title)
     else:
         markdown = to_markdown(table, languages, title, second, marks)

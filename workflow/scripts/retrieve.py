@@ -1,8 +1,8 @@
 """Rule retrieve: Tatoeba neighbours or BUCC candidate pairs from the pretrained encoder."""
 
+from mte.families import family_of
 from mte.io import read_jsonl, write_jsonl
 from mte.logs import rule_logging
-from mte.retrieve import mine_bucc, retrieve_tatoeba
 from mte.tasks import get_task
 
 with rule_logging(snakemake) as log:
@@ -12,24 +12,12 @@ with rule_logging(snakemake) as log:
         for split in ("dev", "test")
         if split in snakemake.input.keys()
     }
-    if task.family == "mining":
-        records = mine_bucc(
-            snakemake.input.model,
-            splits,
-            params.layers,
-            params.batch_size,
-            device=params.device,
-            precision=params.precision,
-        )
-    else:
-        (examples,) = splits.values()
-        records = retrieve_tatoeba(
-            snakemake.input.model,
-            examples,
-            params.layers,
-            params.batch_size,
-            device=params.device,
-            precision=params.precision,
-        )
+    options = {
+        "layers": params.layers,
+        "batch_size": params.batch_size,
+        "device": params.device,
+        "precision": params.precision,
+    }
+    records = family_of(task).retrieve(snakemake.input.model, splits, options)
     write_jsonl(snakemake.output[0], records)
     log.info("%d records", len(records))

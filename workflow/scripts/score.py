@@ -1,5 +1,6 @@
 """Rule score: predictions against the gold file, with provenance."""
 
+from mte.families import family_of
 from mte.io import write_json
 from mte.logs import rule_logging
 from mte.provenance import result_provenance
@@ -18,7 +19,7 @@ with rule_logging(snakemake) as log:
         snakemake.params.statistics,
         dev_gold_path=inp.dev_gold or None,
     )
-    retrieval = task.family in ("retrieval", "mining")
+    retrieval = family_of(task).retrieval
     record["provenance"] = result_provenance(
         inp.base_model, None if retrieval else inp.model, inp.data_meta
     )

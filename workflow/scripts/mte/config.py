@@ -11,6 +11,7 @@ from typing import Any
 
 from mte.data import hub_location, resolve_files
 from mte.errors import ConfigError
+from mte.families import family_of
 from mte.tasks import TASKS, TRANSLATED_SPLITS, get_task
 
 # zero-shot: train on English, test every language; translate-train: per language, English
@@ -34,11 +35,38 @@ TRANSLATION_SETTINGS = {
     "translate-train-all": "translate-train",
     "translate-test": "translate-test",
 }
-# families whose examples a translation model can translate (tagged words and answer spans
-# would need their labels projected onto the translation: those come as files)
-MODEL_TRANSLATABLE = ("pair_classification", "regression")
-# sub-tokens a QA window must keep beside the overlap, for the question and new context
-QUESTION_ROOM = 32
+
+
+def load_schema(schema_path: str | Path) -> dict[str, Any]:
+    """The config schema with the task registry's tasks: each task's entry is its family's
+    ``$defs`` entry, so the schema never lists tasks by hand."""
+    import yaml
+
+    schema = yaml.safe_load(Path(schema_path).read_text(encoding="utf-8"))
+    tasks = schema["properties"]["tasks"]
+    tasks["properties"] = {
+        name: {"$ref": f"#/$defs/{family_of(task).schema_def}"} for name, task in TASKS.items()
+    }
+    tasks["additionalProperties"] = False
+    return schema
+
+
+def fill_schema_defaults(config: dict[str, Any], schema_path: str | Path) -> None:
+    """Fill the schema's defaults into ``config`` in place (Snakemake's ``validate``, which
+    reads a schema from a file: the registry's schema is written to a temporary one)."""
+    import os
+    import tempfile
+
+    import yaml
+    from snakemake.utils import validate
+
+    handle, path = tempfile.mkstemp(prefix="mte-schema-", suffix=".yaml")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            yaml.safe_dump(load_schema(schema_path), out, sort_keys=False)
+        validate(config, path)
+    finally:
+        os.unlink(path)
 
 
 def check_schema(config: dict[str, Any], schema_path: str | Path) -> None:
@@ -46,10 +74,8 @@ def check_schema(config: dict[str, Any], schema_path: str | Path) -> None:
     key is the dotted path of the offending value (defaults are filled in by Snakemake's
     ``validate`` afterwards)."""
     import jsonschema
-    import yaml
 
-    schema = yaml.safe_load(Path(schema_path).read_text(encoding="utf-8"))
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = jsonschema.Draft202012Validator(load_schema(schema_path))
     errors = list(validator.iter_errors(config))
     if errors:
         # the deepest error names the offending value; shallower ones are its echoes
@@ -157,9 +183,10 @@ def needed_splits(task_name: str, config: dict[str, Any]) -> list[tuple[str, str
     eval_split = eval_split_of(task_name, config)
     languages = task_languages(task_name, config)
     pairs = []
-    if task.family == "mining":
-        pairs += [(language, "dev") for language in languages]
-    elif task.family != "retrieval" and not task.models_of:
+    family = family_of(task)
+    for split in family.extra_eval_splits:
+        pairs += [(language, split) for language in languages]
+    if not family.retrieval and not task.models_of:
         for setting in task_settings(task_name, config):
             targets = languages if setting in PER_LANGUAGE_SETTINGS else [None]
             for target in targets:
@@ -250,14 +277,7 @@ def check_config(config: dict[str, Any]) -> None:
                     f"{task.title} is a training set only: configure a task that evaluates its "
                     f"fine-tunes ({', '.join(known)})",
                 )
-        if task.family == "qa" and "hyperparameters" in task_cfg:
-            stride, length = task_cfg["doc_stride"], task_cfg["hyperparameters"]["max_length"]
-            if stride + QUESTION_ROOM >= length:
-                raise ConfigError(
-                    f"{key}.doc_stride",
-                    f"{stride} sub-tokens of overlap leave fewer than {QUESTION_ROOM} of a "
-                    f"{length}-token window for the question and new context",
-                )
+        family_of(task).check_task_config(task, task_cfg, key)
         settings_key = f"{key}.settings" if task_cfg.get("settings") else "settings"
         for setting in task_settings(task_name, config):
             if setting not in SETTINGS:
@@ -300,7 +320,7 @@ def _check_translations(
     task: Any, task_cfg: dict[str, Any], key: str, asked_by: str, what: str
 ) -> None:
     """A translation setting (or the pseudo test analysis) needs translations the task can use."""
-    if task.family not in ("pair_classification", "regression", "tagging", "qa") or task.group:
+    if not family_of(task).has_translations or task.group:
         raise ConfigError(asked_by, f"{task.title} has no translated data for '{what}'")
     if task.models_of and what in ("translate-train", "translate-train-all"):
         raise ConfigError(
@@ -318,7 +338,7 @@ def _check_translations(
     if translations.get("source", "files") == "model":
         if not translations.get("model"):
             raise ConfigError(f"{key}.translations.model", "source 'model' needs 'model'")
-        if task.family not in MODEL_TRANSLATABLE:
+        if not family_of(task).model_translatable:
             raise ConfigError(
                 f"{key}.translations.source",
                 f"{task.title}'s tags or answer spans cannot be carried through a translation "
@@ -387,7 +407,7 @@ def variant_key(task_name: str, config: dict[str, Any]) -> str:
     task = get_task(task_name)
     task_cfg = config["tasks"][task_name]
     decided_by: dict[str, Any] = {"tokens": tokens_params(task_name, config)}
-    if task.family in ("retrieval", "mining"):
+    if family_of(task).retrieval:
         decided_by = {"layers": task_cfg.get("layers")}
     elif task.models_of:
         decided_by["fine_tune"] = [task.models_of, variant_key(task.models_of, config)]
@@ -401,10 +421,8 @@ def with_schema_defaults(config: dict[str, Any], schema_path: str | Path) -> dic
     fills them: what the folder keys above are computed from."""
     import copy
 
-    from snakemake.utils import validate
-
     filled = copy.deepcopy(config)
-    validate(filled, str(schema_path))
+    fill_schema_defaults(filled, schema_path)
     return filled
 
 

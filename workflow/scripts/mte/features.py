@@ -8,6 +8,7 @@ from typing import Any
 import torch
 
 from mte.errors import InputError
+from mte.families import family_of
 from mte.tasks import Task
 
 TOKENIZE_BATCH = 1000
@@ -57,7 +58,7 @@ def tokenize_pairs(
         if keep_types:
             features["token_type_ids"].extend(encoded["token_type_ids"])
     for position, example in enumerate(examples):
-        if task.family == "regression":
+        if family_of(task).float_labels:
             features["labels"].append(float(example["label"]))
             continue
         if example["label"] not in label_index:
@@ -205,11 +206,13 @@ def tokenize_examples(
     training: bool = False,
 ) -> dict[str, Any]:
     """Features of the task's family (``training``: the split that fine-tunes)."""
-    if task.family == "qa":
-        return tokenize_qa(tokenizer, examples, task, max_length, doc_stride, training)
-    if task.family == "tagging":
-        return tokenize_tagging(tokenizer, examples, task, max_length, label_subword)
-    return tokenize_pairs(tokenizer, examples, task, max_length)
+    options = {
+        "max_length": max_length,
+        "label_subword": label_subword,
+        "doc_stride": doc_stride,
+        "training": training,
+    }
+    return family_of(task).tokenize(tokenizer, examples, task, options)
 
 
 def _answer_tokens(

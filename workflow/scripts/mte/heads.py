@@ -273,17 +273,11 @@ class QuestionAnsweringHead:
         return qa_scores(predicted, self.gold(features), normalize)[task.primary_metric]
 
 
-HEADS = {
-    "pair_classification": ClassificationHead(),
-    "regression": RegressionHead(),
-    "tagging": TaggingHead(),
-    "qa": QuestionAnsweringHead(),
-}
-
-
 def head_for(features: dict[str, Any]) -> Any:
     """The head of the features' task family."""
-    return HEADS[features["family"]]
+    from mte.families import family_named
+
+    return family_named(features["family"]).model_head()
 
 
 def auto_model_class(head: Any) -> Any:

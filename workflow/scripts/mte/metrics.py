@@ -95,7 +95,7 @@ def tagging_metrics(
     """The task's metrics: NER entity P/R/F1 plus token-level F1; POS token accuracy plus the
     seqeval F1 that XTREME's script reports for POS (seqeval reads a UPOS tag's first letter
     as a chunk prefix; the number is kept for comparison with the paper, labelled as such)."""
-    if task.primary_metric == "f1":
+    if task.tagging_scheme == "entities":
         return {**entity_prf(gold, predicted), "token_f1": token_f1(gold, predicted)}
     import warnings
 

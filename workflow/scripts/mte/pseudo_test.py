@@ -18,13 +18,11 @@ BLEU_TOKENIZE = {"zh": "zh", "ja": "char", "th": "char", "my": "char", "km": "ch
 
 
 def segments(example: dict[str, Any], family: str) -> list[str]:
-    """The translated text of one example: its sentence(s), a tagged sentence's words, a QA
-    example's question and context."""
-    if family == "tagging":
-        return [" ".join(example["tokens"])]
-    if family == "qa":
-        return [example["question"], example["context"]]
-    return [example[f] for f in ("text_a", "text_b", "text") if isinstance(example.get(f), str)]
+    """The translated text of one example, as its task family defines it (a sentence pair's
+    sentences, a tagged sentence's words, a QA example's question and context)."""
+    from mte.families import family_named
+
+    return family_named(family).segments(example)
 
 
 def translation_quality(

@@ -108,7 +108,7 @@ def score_regression(
 
 def tagging_stats(task: Task, gold: list[list[str]], predicted: list[list[str]]) -> np.ndarray:
     """Per sentence: (correct, predicted, gold) entities for NER; (correct, all) tokens for POS."""
-    if task.primary_metric == "f1":
+    if task.tagging_scheme == "entities":
         rows = []
         for gold_tags, guess_tags in zip(gold, predicted, strict=True):
             gold_chunks, guess_chunks = entities(gold_tags), entities(guess_tags)
@@ -324,33 +324,22 @@ def score_files(
 ) -> dict[str, Any]:
     """Read a predictions file and its gold file, and score them with the task's family
     (BUCC also reads the dev split, whose gold sets the threshold)."""
+    from mte.families import family_of
     from mte.io import read_jsonl
 
+    family = family_of(task)
     predictions, gold = read_jsonl(predictions_path), read_jsonl(gold_path)
-    if task.family == "mining":
+    paths: dict[str, Any] = {
+        "predictions": predictions_path,
+        "gold": gold_path,
+        "language": language,
+        "eval_split": eval_split,
+    }
+    if family.extra_eval_splits:
         if dev_gold_path is None:
-            raise ValueError("BUCC scoring needs the dev split")
-        dev_gold = read_jsonl(dev_gold_path)
-        return score_mining(
-            task,
-            predictions,
-            gold,
-            dev_gold,
-            predictions_path,
-            gold_path,
-            dev_gold_path,
-            eval_split,
-        )
-    if task.family == "retrieval":
-        return score_retrieval(task, predictions, gold, predictions_path, gold_path)
-    if task.family == "qa":
-        return score_qa(task, predictions, gold, predictions_path, gold_path, language)
-    scorer = {
-        "tagging": score_tagging,
-        "regression": score_regression,
-        "pair_classification": score_classification,
-    }[task.family]
-    return scorer(task, predictions, gold, predictions_path, gold_path)
+            raise ValueError(f"{task.title} scoring needs the dev split")
+        paths.update(dev_gold=read_jsonl(dev_gold_path), dev_gold_path=dev_gold_path)
+    return family.score(task, predictions, gold, paths)
 
 
 def score_record(

@@ -40,12 +40,12 @@ def _confusion(task: Any, sums: np.ndarray) -> np.ndarray:
     return sums.reshape(*sums.shape[:-1], size, size)
 
 
-def _accuracy(task: Any, sums: np.ndarray) -> np.ndarray:
+def accuracy_of_sums(task: Any, sums: np.ndarray) -> np.ndarray:
     matrix = _confusion(task, sums)
     return np.trace(matrix, axis1=-2, axis2=-1) / matrix.sum(axis=(-2, -1))
 
 
-def _mcc(task: Any, sums: np.ndarray) -> np.ndarray:
+def mcc_of_sums(task: Any, sums: np.ndarray) -> np.ndarray:
     # the multi-class form of metrics.matthews_corrcoef (Gorodkin 2004), on confusion sums
     matrix = _confusion(task, sums)
     n = matrix.sum(axis=(-2, -1))
@@ -57,7 +57,7 @@ def _mcc(task: Any, sums: np.ndarray) -> np.ndarray:
         return np.where(spread > 0, covariance / np.sqrt(np.where(spread > 0, spread, 1)), 0.0)
 
 
-def _binary_f1(task: Any, sums: np.ndarray) -> np.ndarray:
+def binary_f1_of_sums(task: Any, sums: np.ndarray) -> np.ndarray:
     matrix = _confusion(task, sums)
     positive = task.labels.index("1")
     tp = matrix[..., positive, positive]
@@ -67,7 +67,7 @@ def _binary_f1(task: Any, sums: np.ndarray) -> np.ndarray:
     return np.where(tp > 0, 2 * tp / np.where(denominator > 0, denominator, 1), 0.0)
 
 
-def _pearson(task: Any, sums: np.ndarray) -> np.ndarray:
+def pearson_of_sums(task: Any, sums: np.ndarray) -> np.ndarray:
     x, y, xx, yy, xy, n = (sums[..., i] for i in range(6))
     covariance = n * xy - x * y
     spread = (n * xx - x * x) * (n * yy - y * y)
@@ -75,7 +75,7 @@ def _pearson(task: Any, sums: np.ndarray) -> np.ndarray:
         return np.where(spread > 0, covariance / np.sqrt(np.where(spread > 0, spread, 1)), 0.0)
 
 
-def _entity(part: str):
+def entity_of_sums(part: str):
     def compute(task: Any, sums: np.ndarray) -> np.ndarray:
         correct, guessed, gold = sums[..., 0], sums[..., 1], sums[..., 2]
         precision = np.where(guessed > 0, correct / np.where(guessed > 0, guessed, 1), 0.0)
@@ -87,7 +87,7 @@ def _entity(part: str):
     return compute
 
 
-def _ratio(column: int):
+def ratio_of_sums(column: int):
     # a mean of per-example values (QA F1/EM, retrieval hits) or of per-token ones (POS):
     # the column's sum over the last column's (examples or tokens)
     def compute(task: Any, sums: np.ndarray) -> np.ndarray:
@@ -98,21 +98,10 @@ def _ratio(column: int):
 
 def statistic(task: Any, metric: str):
     """``f(task, sums) -> metric`` for a metric of ``task`` that has per-example statistics,
-    else None (vectorised over leading axes of ``sums``)."""
-    family = task.family
-    if family == "pair_classification":
-        return {"accuracy": _accuracy, "mcc": _mcc, "f1": _binary_f1}.get(metric)
-    if family == "regression":
-        return _pearson if metric == "pearson" else None
-    if family == "tagging":
-        if task.primary_metric == "f1":
-            return _entity(metric) if metric in ("f1", "precision", "recall") else None
-        return _ratio(0) if metric == "accuracy" else None
-    if family == "qa":
-        return {"f1": _ratio(0), "exact_match": _ratio(1)}.get(metric)
-    if family == "retrieval":
-        return _ratio(0) if metric == "accuracy" else None
-    return None
+    else None (vectorised over leading axes of ``sums``): the task family's definition."""
+    from mte.families import family_of
+
+    return family_of(task).statistic(task, metric)
 
 
 def metric_of_sums(task: Any, metric: str, sums: np.ndarray) -> np.ndarray:

@@ -6,6 +6,7 @@ from typing import Any
 
 import pandas as pd
 
+from mte.families import family_of
 from mte.tables import AVERAGE
 from mte.tasks import get_task
 
@@ -13,18 +14,14 @@ from mte.tasks import get_task
 XTREME_TASKS = ("xnli", "pawsx", "udpos", "panx", "xquad", "mlqa", "tydiqa", "bucc", "tatoeba")
 # where the summary's published rows come from: XTREME's own task scores
 SUMMARY_SOURCE = ("xtreme", "Table 2")
-# the metric of each non-QA task's published task score
-SCORED = {task: get_task(task).primary_metric for task in XTREME_TASKS}
 
 
 def language_score(score: dict[str, Any]) -> float:
     """A score file's number for the summary, in percent: the task's primary metric, and for
     QA the mean of F1 and exact match (as XTREME's score combines them)."""
     task = get_task(score["task"])
-    metrics = score["metrics"]
-    if task.family == "qa":
-        return 100.0 * (metrics["f1"] + metrics["exact_match"]) / 2
-    return 100.0 * metrics[task.primary_metric]
+    cell = family_of(task).cell_metrics(task)
+    return 100.0 * sum(score["metrics"][metric] for metric in cell) / len(cell)
 
 
 def transfer_gap(per_language: dict[str, float], english: str = "en") -> float | None:
@@ -85,7 +82,7 @@ def summary_with_references(
     from mte.tables import interleave_published
 
     def task_score(model: str, setting: str, task: str) -> tuple[float | None, str | None]:
-        metrics = ("f1", "exact_match") if get_task(task).family == "qa" else (SCORED[task],)
+        metrics = family_of(get_task(task)).cell_metrics(get_task(task))
         found = []
         for metric in metrics:
             entries = [

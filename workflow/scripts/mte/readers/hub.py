@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from mte.errors import MteError
+from mte.families import family_of
 from mte.network import HubUnavailableError, hub_caller
 from mte.tasks import Task
 
@@ -54,13 +55,23 @@ def pair_examples_from_hub(dataset: Any, task: Task, id_prefix: str = "") -> lis
     Ids: the row's ``id`` or ``idx`` (GLUE), else the row number.
     """
     column_a, column_b = (*task.hub_text_columns, None)[:2]
-    names = None if task.family == "regression" else dataset.features["label"].names
+    column = task.hub_label_column
+    float_labels = family_of(task).float_labels
+    # a ClassLabel column holds ids into its names; a string column holds the names
+    names = None if float_labels else getattr(dataset.features[column], "names", None)
     examples = []
     for index, row in enumerate(dataset):
-        if names is None:
-            label = float(row["label"])
+        if float_labels:
+            label = float(row[column])
+        elif names is None:
+            label = task.canonical_label(str(row[column]).strip())
+            if label is None:
+                raise MteError(
+                    f"{task.hub_id}: row {index} has label '{row[column]}', not a label of "
+                    f"{task.title} ({', '.join(task.labels)})"
+                )
         else:
-            label_id = row["label"]
+            label_id = row[column]
             if not 0 <= label_id < len(names):
                 raise MteError(
                     f"{task.hub_id}: row {index} has label id {label_id}, outside the dataset's "
@@ -72,7 +83,7 @@ def pair_examples_from_hub(dataset: Any, task: Task, id_prefix: str = "") -> lis
                     f"{task.hub_id}: row {index} has label '{names[label_id]}', not a label of "
                     f"{task.title} ({', '.join(task.labels)})"
                 )
-        id_column = next((c for c in ("id", "idx") if c in row), None)
+        id_column = next((c for c in (task.id_column, "id", "idx") if c and c in row), None)
         example_id = str(row[id_column]) if id_column else f"{id_prefix}{index + 1}"
         examples.append(
             {

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from mte.errors import InputError
+from mte.families import family_of
 from mte.readers.text import read_lines, split_tsv
 from mte.tasks import Task
 
@@ -21,7 +22,7 @@ TRANSLATED_PAIR_COLUMNS = 5
 
 
 def _label(task: Task, path: str | Path, number: int, raw: str) -> str | float:
-    if task.family == "regression":
+    if family_of(task).float_labels:
         try:
             return float(raw)
         except ValueError:
@@ -91,7 +92,7 @@ def read_pair_table(
     col = {name: index for index, name in enumerate(header)}
     if language is not None and "language" not in col:
         raise InputError(path, 1, "header lacks the 'language' column needed to pick a language")
-    id_column = next((c for c in ID_COLUMNS if c in col), None)
+    id_column = next((c for c in (task.id_column, *ID_COLUMNS) if c and c in col), None)
     column_a, column_b, column_label = task.table_columns
     examples = []
     for number, line in lines:

@@ -1,0 +1,94 @@
+"""The contract every task family keeps: how its tasks are read, tokenised, scored,
+resampled, translated and tabulated. The workflow asks a task's family, never its name."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from mte.tasks import Task
+
+# the class attributes each family sets (checked when the registry loads it)
+REQUIRED_ATTRIBUTES = ("name", "schema_def")
+
+
+class TaskFamily(ABC):
+    """One family of tasks (sentence-pair classification, tagging, extractive QA, ...)."""
+
+    # the family's name, as task specs write it
+    name: ClassVar[str]
+    # the config schema's $defs entry that describes a task of this family
+    schema_def: ClassVar[str]
+    # its metrics decompose into per-example statistics (intervals, paired tests); False for a
+    # family whose metric does not (BUCC's F1 at a threshold chosen on dev)
+    per_example_statistics: ClassVar[bool] = True
+    # the pretrained encoder's embeddings, no fine-tune (Tatoeba, BUCC)
+    retrieval: ClassVar[bool] = False
+    # splits read besides the evaluated one (BUCC: dev, whose gold pairs set the threshold)
+    extra_eval_splits: ClassVar[tuple[str, ...]] = ()
+    # the extension of XTREME's translation files of its tasks
+    translation_extension: ClassVar[str] = "tsv"
+    # the fields of a line of XTREME's processed test files without their labels
+    unlabelled_fields: ClassVar[int | None] = None
+    # a translation model can translate its examples (tagged words and answer spans would need
+    # their labels projected onto the translation: those come as files)
+    model_translatable: ClassVar[bool] = False
+    # translated training or test data exist for its tasks (translate-train/-test, pseudo-test)
+    has_translations: ClassVar[bool] = False
+    # labels are float scores (regression), not label names
+    float_labels: ClassVar[bool] = False
+    # every language must be named in the task's hub_configs (no "the language is the config")
+    hub_configs_required: ClassVar[bool] = False
+
+    @abstractmethod
+    def read_files(self, task: Task, paths: list[Path], language: str) -> list[dict[str, Any]]:
+        """Released files of ``task`` into canonical examples."""
+
+    @abstractmethod
+    def read_hub(self, task: Task, dataset: Any, name: str, language: str) -> list[dict]:
+        """A hub split (``name``: "dataset config", for messages) into canonical examples."""
+
+    def after_read(self, task: Task, examples: list[dict], origin: dict[str, Any]) -> None:  # noqa: B027 (a hook)
+        """Record in ``origin`` what reading found worth saying (nothing by default)."""
+
+    @abstractmethod
+    def score(self, task: Task, predictions: list[dict], gold: list[dict], paths: dict) -> dict:
+        """Metrics and per-example statistics of ``predictions`` against ``gold``.
+
+        ``paths``: predictions, gold (for messages), language, and for a family with
+        ``extra_eval_splits`` their gold examples and paths and the evaluated split."""
+
+    @abstractmethod
+    def statistic(self, task: Task, metric: str) -> Callable | None:
+        """``f(task, sums) -> metric`` for a metric with per-example statistics, else None."""
+
+    @abstractmethod
+    def segments(self, example: dict[str, Any]) -> list[str]:
+        """The text of one example a translation carries (BLEU compares these)."""
+
+    def tokenize(self, tokenizer: Any, examples: list[dict], task: Task, options: dict) -> dict:
+        """Model features of ``examples``. ``options``: max_length, label_subword, doc_stride,
+        training. A family without fine-tuning has none."""
+        raise NotImplementedError(f"the {self.name} family does not fine-tune")
+
+    def model_head(self) -> Any:
+        """What fine-tunes and predicts its tasks: the model class, targets, predictions read
+        back, the dev score (see mte.heads). A family without fine-tuning has none."""
+        raise NotImplementedError(f"the {self.name} family does not fine-tune")
+
+    def table_metrics(self, task: Task) -> dict[str, str]:
+        """The metric of each value a table cell prints: suffix -> metric ("" first)."""
+        return {"": task.primary_metric}
+
+    def cell_metrics(self, task: Task) -> tuple[str, ...]:
+        """The metrics that form a task's cell in a suite's summary (their mean)."""
+        return (task.primary_metric,)
+
+    def check_spec(self, task: Task) -> None:  # noqa: B027 (a hook)
+        """Raise ValueError when a task spec lacks what this family needs of it."""
+
+    def check_task_config(self, task: Task, task_cfg: dict[str, Any], key: str) -> None:  # noqa: B027 (a hook)
+        """Family-specific checks of one task's configuration (ConfigError naming the key)."""

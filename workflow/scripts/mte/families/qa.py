@@ -1,0 +1,87 @@
+"""Extractive question answering (SQuAD v1.1, XQuAD, MLQA, TyDiQA-GoldP): F1 and exact match
+of answer spans, as SQuAD v1.1's evaluation script (MLQA: its per-language normalisation)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mte.errors import ConfigError
+from mte.families.base import TaskFamily
+
+# sub-tokens a QA window must keep beside the overlap, for the question and new context
+QUESTION_ROOM = 32
+
+
+class QuestionAnswering(TaskFamily):
+    name = "qa"
+    schema_def = "qa_task"
+    translation_extension = "json"
+    has_translations = True
+    hub_configs_required = True
+
+    def model_head(self):
+        from mte.heads import QuestionAnsweringHead
+
+        return QuestionAnsweringHead()
+
+    def read_files(self, task, paths: list[Path], language: str) -> list[dict[str, Any]]:
+        from mte.readers.qa import read_squad_json
+
+        return [example for path in paths for example in read_squad_json(path)]
+
+    def read_hub(self, task, dataset, name: str, language: str) -> list[dict[str, Any]]:
+        from mte.readers.qa import qa_examples_from_hub
+
+        return qa_examples_from_hub(dataset, name, task.hub_id_prefixes.get(language, ""))
+
+    def tokenize(self, tokenizer, examples, task, options: dict) -> dict[str, Any]:
+        from mte.features import tokenize_qa
+
+        return tokenize_qa(
+            tokenizer,
+            examples,
+            task,
+            options["max_length"],
+            options["doc_stride"],
+            options["training"],
+        )
+
+    def score(self, task, predictions, gold, paths: dict) -> dict[str, Any]:
+        from mte.scoring import score_qa
+
+        return score_qa(
+            task, predictions, gold, paths["predictions"], paths["gold"], paths["language"]
+        )
+
+    def statistic(self, task, metric: str):
+        from mte import statistics
+
+        return {"f1": statistics.ratio_of_sums(0), "exact_match": statistics.ratio_of_sums(1)}.get(
+            metric
+        )
+
+    def segments(self, example: dict[str, Any]) -> list[str]:
+        return [example["question"], example["context"]]
+
+    def table_metrics(self, task) -> dict[str, str]:
+        # the papers print QA cells as F1 / EM
+        return {"": "f1", "_em": "exact_match"}
+
+    def cell_metrics(self, task) -> tuple[str, ...]:
+        # XTREME's task score of QA is the mean of F1 and exact match
+        return ("f1", "exact_match")
+
+    def check_task_config(self, task, task_cfg, key: str) -> None:
+        if "hyperparameters" not in task_cfg:
+            return
+        stride, length = task_cfg["doc_stride"], task_cfg["hyperparameters"]["max_length"]
+        if stride + QUESTION_ROOM >= length:
+            raise ConfigError(
+                f"{key}.doc_stride",
+                f"{stride} sub-tokens of overlap leave fewer than {QUESTION_ROOM} of a "
+                f"{length}-token window for the question and new context",
+            )
+
+
+FAMILY_CLASSES = (QuestionAnswering,)

@@ -1,0 +1,106 @@
+"""Retrieval with the pretrained encoder, no fine-tuning: Tatoeba (nearest neighbour accuracy)
+and BUCC 2018 (bitext mining F1, its threshold set on the dev split)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mte.families.base import TaskFamily
+
+
+class Retrieval(TaskFamily):
+    name = "retrieval"
+    schema_def = "retrieval_task"
+    retrieval = True
+
+    def read_files(self, task, paths: list[Path], language: str) -> list[dict[str, Any]]:
+        from mte.readers.retrieval import read_tatoeba
+
+        return read_tatoeba(paths[0])
+
+    def read_hub(self, task, dataset, name: str, language: str) -> list[dict[str, Any]]:
+        from mte.readers.retrieval import tatoeba_from_hub
+
+        return tatoeba_from_hub(dataset, name)
+
+    def retrieve(self, model_dir, splits: dict[str, list], options: dict) -> list[dict]:
+        """Nearest neighbours of every sentence (``splits``: the evaluated split's examples)."""
+        from mte.retrieve import retrieve_tatoeba
+
+        (examples,) = splits.values()
+        return retrieve_tatoeba(
+            model_dir,
+            examples,
+            options["layers"],
+            options["batch_size"],
+            device=options["device"],
+            precision=options["precision"],
+        )
+
+    def score(self, task, predictions, gold, paths: dict) -> dict[str, Any]:
+        from mte.scoring import score_retrieval
+
+        return score_retrieval(task, predictions, gold, paths["predictions"], paths["gold"])
+
+    def statistic(self, task, metric: str):
+        from mte import statistics
+
+        return statistics.ratio_of_sums(0) if metric == "accuracy" else None
+
+    def segments(self, example: dict[str, Any]) -> list[str]:
+        return [example[f] for f in ("text_a", "text_b", "text") if isinstance(example.get(f), str)]
+
+
+class Mining(Retrieval):
+    name = "mining"
+    extra_eval_splits = ("dev",)
+    per_example_statistics = False
+
+    def read_files(self, task, paths: list[Path], language: str) -> list[dict[str, Any]]:
+        from mte.readers.retrieval import read_bucc
+
+        return read_bucc(paths[0])
+
+    def read_hub(self, task, dataset, name: str, language: str) -> list[dict[str, Any]]:
+        from mte.readers.retrieval import bucc_from_hub
+
+        return bucc_from_hub(dataset, name, language)
+
+    def retrieve(self, model_dir, splits: dict[str, list], options: dict) -> list[dict]:
+        """Candidate pairs of every split (dev sets the threshold the evaluated split uses)."""
+        from mte.retrieve import mine_bucc
+
+        return mine_bucc(
+            model_dir,
+            splits,
+            options["layers"],
+            options["batch_size"],
+            device=options["device"],
+            precision=options["precision"],
+        )
+
+    def score(self, task, predictions, gold, paths: dict) -> dict[str, Any]:
+        from mte.scoring import score_mining
+
+        if "dev_gold" not in paths:
+            raise ValueError(f"{task.title} scoring needs the dev split")
+        return score_mining(
+            task,
+            predictions,
+            gold,
+            paths["dev_gold"],
+            paths["predictions"],
+            paths["gold"],
+            paths["dev_gold_path"],
+            paths["eval_split"],
+        )
+
+    def statistic(self, task, metric: str):
+        return None  # F1 at a threshold chosen on dev: no per-example decomposition
+
+
+FAMILY_CLASSES = (
+    Retrieval,
+    Mining,
+)

@@ -1,0 +1,51 @@
+"""What the specs of one family repeat, written once: settings, label sets, metrics, file
+layouts. A spec calls a template and passes what is its own."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mte.tasks import Task
+
+# settings for tasks with training data in every language (XNLI's and PAWS-X's non-English
+# training sets are the releases' machine translations of the English one)
+NATIVE_TRAINING = ("zero-shot", "in-language", "multilingual")
+NER_TAGS = ("O", "B-PER", "I-PER", "B-ORG", "I-ORG", "B-LOC", "I-LOC")
+# XTREME's processed files of tagging tasks (one token TAB tag per line)
+XTREME_TAGGING_FILES = {split: (f"{split}-{{lang}}.tsv",) for split in ("train", "dev", "test")}
+HUB_SPLITS = {"train": "train", "dev": "validation", "test": "test"}
+
+
+def pair_classification_task(**fields: Any) -> Task:
+    """A sentence(-pair) classification task scored by accuracy."""
+    defaults: dict[str, Any] = dict(
+        family="pair_classification", primary_metric="accuracy", hub_splits=HUB_SPLITS
+    )
+    return Task(**{**defaults, **fields})
+
+
+def tagging_task(scheme: str, **fields: Any) -> Task:
+    """A tagging task: "entities" (NER, seqeval entity F1 and its parts, and token F1) or
+    "tags" (POS: token accuracy, and the seqeval F1 XTREME's script prints)."""
+    metrics = ("f1", "precision", "recall", "token_f1") if scheme == "entities" else None
+    defaults: dict[str, Any] = dict(
+        family="tagging",
+        tagging_scheme=scheme,
+        primary_metric="f1" if scheme == "entities" else "accuracy",
+        metrics=metrics or ("accuracy", "seqeval_f1"),
+        hub_splits=HUB_SPLITS,
+        settings=NATIVE_TRAINING,
+    )
+    return Task(**{**defaults, **fields})
+
+
+def qa_task(**fields: Any) -> Task:
+    """An extractive QA task: F1 and exact match of SQuAD v1.1's script."""
+    defaults: dict[str, Any] = dict(
+        family="qa",
+        labels=(),
+        primary_metric="f1",
+        metrics=("f1", "exact_match"),
+        hub_splits=HUB_SPLITS,
+    )
+    return Task(**{**defaults, **fields})

@@ -1,0 +1,30 @@
+"""BUCC 2018 (Zweigenbaum et al. 2018): parallel sentence mining against English."""
+
+from mte.tasks import Task
+
+BUCC_LANGUAGES = ("de", "fr", "ru", "zh")
+
+TASKS = (
+    Task(
+        name="bucc",
+        title="BUCC 2018",
+        family="mining",
+        languages=BUCC_LANGUAGES,
+        labels=(),
+        primary_metric="f1",
+        metrics=("f1", "precision", "recall", "threshold"),
+        hub_id="google/xtreme",
+        # XTREME uses the BUCC sample set as dev (it picks the threshold) and the training set,
+        # whose gold pairs are public, as test
+        hub_splits={"dev": "validation", "test": "test"},
+        hub_configs={lang: ("google/xtreme", f"bucc18.{lang}") for lang in BUCC_LANGUAGES},
+        settings=("zero-shot",),
+        reference="Zweigenbaum et al. 2018 (BUCC); XTREME Table 2",
+        # XTREME's names, else the BUCC 2018 release's (sample = dev, training = test); the
+        # .en and .gold siblings are read with it
+        files={
+            "dev": ("{lang}-en.dev.{lang}", "{lang}-en.sample.{lang}"),
+            "test": ("{lang}-en.test.{lang}", "{lang}-en.training.{lang}"),
+        },
+    ),
+)

@@ -1,0 +1,25 @@
+"""CoNLL-2002 (Spanish, Dutch) and CoNLL-2003 (English, German) named entities."""
+
+from mte.specs._templates import NER_TAGS, tagging_task
+
+TASKS = (
+    tagging_task(
+        "entities",
+        name="conll",
+        title="CoNLL-2002/2003 NER",
+        languages=("en", "nl", "es", "de"),
+        labels=(*NER_TAGS, "B-MISC", "I-MISC"),
+        hub_id="eriktks/conll2003",
+        # CoNLL-2003 German is not on the hub (its text is licensed); en and es/nl are
+        hub_configs={
+            "en": ("eriktks/conll2003", "conll2003"),
+            "es": ("eriktks/conll2002", "es"),
+            "nl": ("eriktks/conll2002", "nl"),
+        },
+        hub_tag_column="ner_tags",
+        file_codes={"en": "eng", "es": "esp", "nl": "ned", "de": "deu"},
+        reference="Tjong Kim Sang 2002; Tjong Kim Sang & De Meulder 2003; XLM-R Table 2",
+        # eng/esp/ned/deu .train, .testa (development), .testb (test)
+        files={"train": ("{code}.train",), "dev": ("{code}.testa",), "test": ("{code}.testb",)},
+    ),
+)

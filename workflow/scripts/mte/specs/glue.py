@@ -1,0 +1,115 @@
+"""GLUE (Wang et al. 2019): English only, scored on dev (the test labels are not public), as
+the XLM-R paper's Table 4 reports it."""
+
+from mte.tasks import Task
+
+# the GLUE release's files of each task (path: e.g. glue_data/MRPC)
+GLUE_FILES = {"train": ("train.tsv",), "dev": ("dev.tsv",), "test": ("test.tsv",)}
+
+
+def glue_task(name: str, title: str, **fields) -> Task:
+    """A GLUE task: English only, scored on dev (the test labels are not public)."""
+    defaults = dict(
+        name=name,
+        title=title,
+        family="pair_classification",
+        languages=("en",),
+        labels=("0", "1"),
+        primary_metric="accuracy",
+        hub_id="nyu-mll/glue",
+        hub_splits={"train": "train", "dev": "validation", "test": "test"},
+        hub_configs={"en": ("nyu-mll/glue", name.replace("_mm", ""))},
+        default_eval_split="dev",
+        files=GLUE_FILES,
+        group="glue",
+        reference="Wang et al. 2019 (GLUE); XLM-R Table 4 (dev)",
+    )
+    return Task(**{**defaults, **fields})
+
+
+GLUE_TASKS = (
+    glue_task(
+        "cola",
+        "CoLA",
+        primary_metric="mcc",
+        metrics=("mcc",),
+        hub_text_columns=("sentence",),
+        label_aliases={"unacceptable": "0", "acceptable": "1"},
+        # train/dev.tsv: source, label, original label, sentence; no header
+        headerless_fields=(4, 3, None, 1),
+        table_columns=("sentence", None, "label"),
+    ),
+    glue_task(
+        "sst2",
+        "SST-2",
+        hub_text_columns=("sentence",),
+        label_aliases={"negative": "0", "positive": "1"},
+        table_columns=("sentence", None, "label"),
+    ),
+    glue_task(
+        "mrpc",
+        "MRPC",
+        primary_metric="f1",
+        metrics=("f1", "accuracy"),
+        hub_text_columns=("sentence1", "sentence2"),
+        label_aliases={"not_equivalent": "0", "equivalent": "1"},
+        table_columns=("#1 String", "#2 String", "Quality"),
+    ),
+    glue_task(
+        "qqp",
+        "QQP",
+        primary_metric="f1",
+        metrics=("f1", "accuracy"),
+        hub_text_columns=("question1", "question2"),
+        label_aliases={"not_duplicate": "0", "duplicate": "1"},
+        table_columns=("question1", "question2", "is_duplicate"),
+    ),
+    glue_task(
+        "stsb",
+        "STS-B",
+        family="regression",
+        labels=(),
+        primary_metric="pearson",
+        metrics=("pearson", "spearman"),
+        hub_text_columns=("sentence1", "sentence2"),
+        table_columns=("sentence1", "sentence2", "score"),
+    ),
+    glue_task(
+        "mnli",
+        "MNLI-m",
+        labels=("entailment", "neutral", "contradiction"),
+        hub_text_columns=("premise", "hypothesis"),
+        hub_splits={"train": "train", "dev": "validation_matched", "test": "test_matched"},
+        files={**GLUE_FILES, "dev": ("dev_matched.tsv",), "test": ("test_matched.tsv",)},
+    ),
+    glue_task(
+        "mnli_mm",
+        "MNLI-mm",
+        labels=("entailment", "neutral", "contradiction"),
+        hub_text_columns=("premise", "hypothesis"),
+        hub_splits={"train": "train", "dev": "validation_mismatched", "test": "test_mismatched"},
+        files={**GLUE_FILES, "dev": ("dev_mismatched.tsv",), "test": ("test_mismatched.tsv",)},
+        models_of="mnli",
+    ),
+    glue_task(
+        "qnli",
+        "QNLI",
+        labels=("entailment", "not_entailment"),
+        hub_text_columns=("question", "sentence"),
+        table_columns=("question", "sentence", "label"),
+    ),
+    glue_task(
+        "rte",
+        "RTE",
+        labels=("entailment", "not_entailment"),
+        hub_text_columns=("sentence1", "sentence2"),
+        table_columns=("sentence1", "sentence2", "label"),
+    ),
+)
+
+# the column order of the XLM-R paper's GLUE table (Table 4), CoLA and RTE after it
+GLUE_ORDER = ("mnli", "mnli_mm", "qnli", "qqp", "sst2", "mrpc", "cola", "stsb", "rte")
+GLUE_TASKS = tuple(sorted(GLUE_TASKS, key=lambda task: GLUE_ORDER.index(task.name)))
+
+
+TASKS = GLUE_TASKS

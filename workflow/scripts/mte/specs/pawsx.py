@@ -1,0 +1,27 @@
+"""PAWS-X (Yang et al. 2019): paraphrase identification in 7 languages."""
+
+from mte.specs._templates import NATIVE_TRAINING, pair_classification_task
+
+TASKS = (
+    pair_classification_task(
+        name="pawsx",
+        title="PAWS-X",
+        languages=("en", "de", "es", "fr", "ja", "ko", "zh"),
+        labels=("0", "1"),
+        # the original x-final/ release: id, sentence1, sentence2, label
+        table_columns=("sentence1", "sentence2", "label"),
+        hub_id="google-research-datasets/paws-x",
+        hub_text_columns=("sentence1", "sentence2"),
+        reference="Yang et al. 2019 (PAWS-X); XTREME Table 2",
+        settings=NATIVE_TRAINING,
+        parallel_test_sets=True,
+        # XTREME's processed TSV, else the original release's x-final/{lang}/ folders
+        files={
+            "train": ("train-{lang}.tsv", "{lang}/train.tsv", "{lang}/translated_train.tsv"),
+            "dev": ("dev-{lang}.tsv", "{lang}/dev_2k.tsv"),
+            "test": ("test-{lang}.tsv", "{lang}/test_2k.tsv"),
+        },
+        labelled_release="the PAWS-X release's x-final/{lang}/test_2k.tsv (x-final.tar.gz from "
+        "storage.googleapis.com/paws/pawsx), or source: hub (google-research-datasets/paws-x)",
+    ),
+)

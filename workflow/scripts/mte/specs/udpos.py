@@ -1,0 +1,42 @@
+"""Universal Dependencies v2.5 part-of-speech tags in XTREME's languages."""
+
+from mte.specs._templates import tagging_task
+
+# the 17 Universal POS tags of UD v2
+UPOS_TAGS = (
+    "ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM",
+    "PART", "PRON", "PROPN", "PUNCT", "SCONJ", "SYM", "VERB", "X",
+)  # fmt: skip
+# XTREME's UD-POS languages, with the names google/xtreme gives its udpos.* configs
+UDPOS_LANGUAGES = {
+    "en": "English", "af": "Afrikaans", "ar": "Arabic", "bg": "Bulgarian", "de": "German",
+    "el": "Greek", "es": "Spanish", "et": "Estonian", "eu": "Basque", "fa": "Persian",
+    "fi": "Finnish", "fr": "French", "he": "Hebrew", "hi": "Hindi", "hu": "Hungarian",
+    "id": "Indonesian", "it": "Italian", "ja": "Japanese", "kk": "Kazakh", "ko": "Korean",
+    "mr": "Marathi", "nl": "Dutch", "pt": "Portuguese", "ru": "Russian", "ta": "Tamil",
+    "te": "Telugu", "th": "Thai", "tl": "Tagalog", "tr": "Turkish", "ur": "Urdu",
+    "vi": "Vietnamese", "yo": "Yoruba", "zh": "Chinese",
+}  # fmt: skip
+
+TASKS = (
+    tagging_task(
+        "tags",
+        name="udpos",
+        title="UD POS",
+        languages=tuple(UDPOS_LANGUAGES),
+        labels=UPOS_TAGS,
+        hub_id="google/xtreme",
+        hub_configs={
+            lang: ("google/xtreme", f"udpos.{name}") for lang, name in UDPOS_LANGUAGES.items()
+        },
+        hub_tag_column="pos_tags",
+        reference="Universal Dependencies v2.5; XTREME Table 2",
+        # XTREME's processed TSV, else every UD treebank of the language in CoNLL-U
+        files={
+            split: (f"{split}-{{lang}}.tsv", f"{{lang}}_*-ud-{split}.conllu")
+            for split in ("train", "dev", "test")
+        },
+        labelled_release="the Universal Dependencies v2.5 treebanks' {lang}_*-ud-test.conllu "
+        "files (hdl.handle.net/11234/1-3105), or source: hub (google/xtreme udpos.*)",
+    ),
+)

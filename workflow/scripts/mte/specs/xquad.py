@@ -1,0 +1,22 @@
+"""XQuAD (Artetxe et al. 2020): SQuAD v1.1's dev set translated into 10 languages."""
+
+from mte.specs._templates import qa_task
+
+XQUAD_LANGUAGES = ("en", "es", "de", "el", "ru", "tr", "ar", "vi", "th", "zh", "hi")
+
+TASKS = (
+    qa_task(
+        name="xquad",
+        title="XQuAD",
+        languages=XQUAD_LANGUAGES,
+        hub_id="google/xquad",
+        parallel_test_sets=True,
+        # XQuAD is one evaluation set, released as the hub's validation split
+        hub_splits={"train": "train", "dev": "validation", "test": "validation"},
+        hub_configs={lang: ("google/xquad", f"xquad.{lang}") for lang in XQUAD_LANGUAGES},
+        qa_normalization="squad",
+        models_of="squad",
+        reference="Artetxe et al. 2020 (XQuAD); XTREME Table 2",
+        files={"test": ("xquad.{lang}.json",)},
+    ),
+)
