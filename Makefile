@@ -55,6 +55,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/snakefmt --check Snakefile workflow/rules
+	$(BIN)/snakemake --lint
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix .
