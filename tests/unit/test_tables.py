@@ -150,3 +150,28 @@ def pd_isna(value) -> bool:
     import pandas as pd
 
     return bool(pd.isna(value))
+
+
+def test_many_languages_print_as_rows_in_markdown_and_latex() -> None:
+    from mte.tables import TRANSPOSE_ABOVE, to_latex
+
+    languages = [f"l{n:02d}_Latn" for n in range(TRANSPOSE_ABOVE + 1)]
+    # language n scores n percent for model a and 50 for model b
+    scores = [_score("a", 1, lang, n / 100) for n, lang in enumerate(languages)]
+    scores += [_score("b", 1, lang, 0.5) for lang in languages]
+    table = task_table(scores, languages, "accuracy")
+    markdown = to_markdown(table, languages, "T")
+    lines = markdown.splitlines()
+    assert lines[2] == "| language | a, zero-shot | b, zero-shot |"
+    assert "| l07_Latn | 7.0 | 50.0 |" in lines
+    # the average of 0..20 is 10
+    assert lines[-1] == "| avg | 10.0 | 50.0 |"
+    assert len(lines) == 4 + len(languages) + 1
+    latex = to_latex(table, languages, "T")
+    assert r"Language & a, zero-shot & b, zero-shot \\" in latex
+    assert r"l07\_Latn & 7.0 & 50.0 \\" in latex
+    # a table of TRANSPOSE_ABOVE languages keeps a column per language
+    few = task_table(scores[:TRANSPOSE_ABOVE], languages[:TRANSPOSE_ABOVE], "accuracy")
+    assert to_markdown(few, languages[:TRANSPOSE_ABOVE], "T").splitlines()[2].startswith(
+        "| model | setting | l00_Latn"
+    )

@@ -33,6 +33,7 @@ def language_task_matrix(scores: list[dict[str, Any]], model: str, setting: str)
         [
             {
                 "task": get_task(s["task"]).title,
+                "train_language": get_task(s["task"]).train_language,
                 "language": s["language"],
                 "value": language_score(s),
             }
@@ -64,14 +65,16 @@ def plot_heatmap(scores: list[dict[str, Any]], model: str, setting: str, path: s
 
 
 def plot_transfer_gaps(scores: list[dict[str, Any]], path: str | Path) -> None:
-    """Bars: per task, English minus the mean of the other languages, one bar per model and
-    setting; tasks without an English score (Tatoeba, BUCC) have no gap."""
+    """Bars: per task, its training language (English; SIB-200's eng_Latn) minus the mean of
+    the other languages, one bar per model and setting; tasks without a score in the training
+    language (Tatoeba, BUCC) have no gap."""
     plt = _pyplot()
     frame = pd.DataFrame(
         [
             {
                 "series": f"{s['model']}, {s['setting']}",
                 "task": get_task(s["task"]).title,
+                "train_language": get_task(s["task"]).train_language,
                 "language": s["language"],
                 "value": language_score(s),
             }
@@ -79,8 +82,10 @@ def plot_transfer_gaps(scores: list[dict[str, Any]], path: str | Path) -> None:
         ]  # fmt: skip
     )
     gaps = {}
-    for (series, task), group in frame.groupby(["series", "task"], sort=False):
-        gap = transfer_gap(group.groupby("language")["value"].mean().to_dict())
+    for (series, task, english), group in frame.groupby(
+        ["series", "task", "train_language"], sort=False
+    ):
+        gap = transfer_gap(group.groupby("language")["value"].mean().to_dict(), english)
         if gap is not None:
             gaps.setdefault(series, {})[task] = gap
     table = pd.DataFrame(gaps)

@@ -325,6 +325,11 @@ def _label(row: pd.Series) -> str:
     return f"{row['setting']} ({kind})"
 
 
+# above this many languages a table is printed transposed (a row per language, a column per
+# model and setting): SIB-200's 205 language columns would not stay readable
+TRANSPOSE_ABOVE = 20
+
+
 def to_markdown(
     table: pd.DataFrame,
     languages: list[str],
@@ -335,15 +340,24 @@ def to_markdown(
     """A Markdown table: one decimal as the papers print, ``mean ± std`` for several seeds;
     with ``second`` (a column suffix), cells read ``first / second`` (QA's F1 / EM);
     published and delta rows, where present, are labelled in the setting column; with
-    ``marks``, bootstrap intervals and significance marks, explained under the table."""
+    ``marks``, bootstrap intervals and significance marks, explained under the table. With
+    more than TRANSPOSE_ABOVE languages, languages are rows and model x setting columns."""
     columns = [*languages, AVERAGE]
+    notes = "".join(f"\n{note}.\n" for note in legend(table, marks))
+    if len(languages) > TRANSPOSE_ABOVE:
+        heads = [f"{row['model']}, {_label(row)}" for _, row in table.iterrows()]
+        lines = [f"# {title}", "", "| " + " | ".join(["language", *heads]) + " |"]
+        lines.append("|---|" + "---:|" * len(heads))
+        for column in columns:
+            cells = [_cell(row, column, second, marks) for _, row in table.iterrows()]
+            lines.append("| " + " | ".join([column, *cells]) + " |")
+        return "\n".join(lines) + "\n" + notes
     header = ["model", "setting", *columns]
     lines = [f"# {title}", "", "| " + " | ".join(header) + " |"]
     lines.append("|" + "---|" * 2 + "---:|" * len(columns))
     for _, row in table.iterrows():
         cells = [_cell(row, column, second, marks) for column in columns]
         lines.append("| " + " | ".join([row["model"], _label(row), *cells]) + " |")
-    notes = "".join(f"\n{note}.\n" for note in legend(table, marks))
     return "\n".join(lines) + "\n" + notes
 
 
@@ -385,19 +399,36 @@ def to_latex(
     """The same table as LaTeX with booktabs rules (``\\usepackage{booktabs}``), ready to
     paste: a ``table`` float with the title as caption."""
     columns = [*languages, AVERAGE]
-    lines = [
-        r"\begin{table}[t]",
-        r"\centering",
-        r"\small",
-        r"\begin{tabular}{ll" + "r" * len(columns) + "}",
-        r"\toprule",
-        " & ".join(["Model", "Setting", *columns]) + r" \\",
-        r"\midrule",
-    ]
-    for _, row in table.iterrows():
-        cells = [_latex_escape(_cell(row, column, second, marks)) for column in columns]
-        label = _latex_escape(_label(row))
-        lines.append(" & ".join([_latex_escape(row["model"]), label, *cells]) + r" \\")
+    if len(languages) > TRANSPOSE_ABOVE:  # a row per language, as in to_markdown
+        heads = [f"{row['model']}, {_label(row)}" for _, row in table.iterrows()]
+        lines = [
+            r"\begin{table}[t]",
+            r"\centering",
+            r"\small",
+            r"\begin{tabular}{l" + "r" * len(heads) + "}",
+            r"\toprule",
+            " & ".join(["Language", *(_latex_escape(h) for h in heads)]) + r" \\",
+            r"\midrule",
+        ]
+        for column in columns:
+            cells = [
+                _latex_escape(_cell(row, column, second, marks)) for _, row in table.iterrows()
+            ]
+            lines.append(" & ".join([_latex_escape(column), *cells]) + r" \\")
+    else:
+        lines = [
+            r"\begin{table}[t]",
+            r"\centering",
+            r"\small",
+            r"\begin{tabular}{ll" + "r" * len(columns) + "}",
+            r"\toprule",
+            " & ".join(["Model", "Setting", *columns]) + r" \\",
+            r"\midrule",
+        ]
+        for _, row in table.iterrows():
+            cells = [_latex_escape(_cell(row, column, second, marks)) for column in columns]
+            label = _latex_escape(_label(row))
+            lines.append(" & ".join([_latex_escape(row["model"]), label, *cells]) + r" \\")
     caption = " ".join([title, *(f"{note}." for note in legend(table, marks))])
     lines += [
         r"\bottomrule",
