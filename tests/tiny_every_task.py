@@ -6,8 +6,7 @@ WORKDIR receives the config (config.yaml) and the results; the tiny data and the
 written to --data (default WORKDIR/data) unless they are there already. Two runs compared with
 each other read the same --data folder, since the data's folder names are digests of its path.
 --repo names the checkout whose Snakefile runs (default: this one), so that two versions of the
-workflow can
-be run on the same inputs and their trees compared with tests/compare_results.py.
+workflow can be run on the same inputs and their trees compared with tests/compare_results.py.
 """
 
 from __future__ import annotations

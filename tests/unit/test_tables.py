@@ -172,6 +172,8 @@ def test_many_languages_print_as_rows_in_markdown_and_latex() -> None:
     assert r"l07\_Latn & 7.0 & 50.0 \\" in latex
     # a table of TRANSPOSE_ABOVE languages keeps a column per language
     few = task_table(scores[:TRANSPOSE_ABOVE], languages[:TRANSPOSE_ABOVE], "accuracy")
-    assert to_markdown(few, languages[:TRANSPOSE_ABOVE], "T").splitlines()[2].startswith(
-        "| model | setting | l00_Latn"
+    assert (
+        to_markdown(few, languages[:TRANSPOSE_ABOVE], "T")
+        .splitlines()[2]
+        .startswith("| model | setting | l00_Latn")
     )
