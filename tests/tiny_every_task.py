@@ -31,6 +31,7 @@ from tests.workflow.tiny_data import (  # noqa: E402
     write_panx_folders,
     write_pawsx,
     write_qa_folders,
+    write_sib200,
     write_squad_json,
     write_tatoeba,
     write_xnli,
@@ -87,6 +88,7 @@ def write_data(data: Path) -> None:
     write_panx_folders(data)
     write_conll_folders(data)
     write_qa_folders(data)
+    write_sib200(data / "sib200")
     for context in ("en", "de"):
         for question in ("en", "de"):
             name = f"test-context-{context}-question-{question}.json"
@@ -140,6 +142,7 @@ def config(data: Path) -> dict:
             "tydiqa": folder("tydiqa", languages=["en", "fi"], doc_stride=16, hyperparameters=QA),
             "bucc": folder("bucc", languages=["de"]),
             "tatoeba": folder("tatoeba", languages=["de"]),
+            "sib200": folder("sib200", languages=["eng_Latn", "deu_Latn"], hyperparameters=SMALL),
             **glue,
         },
         "seeds": [1],

@@ -176,3 +176,20 @@ def write_qa_folders(root: Path, languages=("en", "de")) -> None:
     for language in ("en", "fi"):
         dev = tydiqa / "tydiqa-goldp-v1.1-dev" / f"tydiqa.goldp.{language}.dev.json"
         write_squad_json(dev, f"{language}-", long_context=False)
+
+
+SIB_TOPICS = ("travel", "sports", "health")
+
+
+def write_sib200(folder: Path) -> None:
+    """SIB-200's layout: {lang}/{split}.tsv with the header index_id, category, text; English
+    train/dev/test, German dev/test, the same index_ids in both languages."""
+    for language, column, splits in (
+        ("eng_Latn", 0, ("train", "dev", "test")),
+        ("deu_Latn", 1, ("dev", "test")),
+    ):
+        rows = [
+            f"{100 + n}\t{SIB_TOPICS[n % 3]}\t{pair[column]}" for n, pair in enumerate(SENTENCES)
+        ]
+        for split in splits:
+            write_lines(folder / language / f"{split}.tsv", ["index_id\tcategory\ttext", *rows])

@@ -1,0 +1,34 @@
+"""SIB-200 (Adelani et al. 2024): topic classification of FLORES-200 sentences, 7 topics, 205
+language variants; zero-shot from English (eng_Latn) as the paper's cross-lingual setting."""
+
+from mte.languages import FLORES200_SIB_CODES
+from mte.specs._templates import NATIVE_TRAINING, pair_classification_task
+
+TASKS = (
+    pair_classification_task(
+        name="sib200",
+        title="SIB-200",
+        languages=FLORES200_SIB_CODES,
+        train_language="eng_Latn",
+        # data/eng/labels.txt of the release
+        labels=(
+            "science/technology", "travel", "politics", "sports", "health", "entertainment",
+            "geography",
+        ),  # fmt: skip
+        # data/annotated/{lang}/{split}.tsv: index_id TAB category TAB text, with a header
+        table_columns=("text", None, "category"),
+        id_column="index_id",
+        files={
+            split: (f"data/annotated/{{lang}}/{split}.tsv", f"{{lang}}/{split}.tsv")
+            for split in ("train", "dev", "test")
+        },
+        # one hub config per language, named by its code; the label is a string column
+        hub_id="Davlan/sib200",
+        hub_text_columns=("text",),
+        hub_label_column="category",
+        # every language's sets translate the same FLORES sentences (index_id)
+        parallel_test_sets=True,
+        settings=NATIVE_TRAINING,
+        reference="Adelani et al. 2024 (SIB-200)",
+    ),
+)
