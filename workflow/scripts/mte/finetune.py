@@ -207,7 +207,8 @@ def finetune(
                 indices = order[
                     state["batch"] * batch_size : (state["batch"] + 1) * batch_size
                 ].tolist()
-                batch = collate(train, indices, pad_id)
+                # a head may pad its own way (multiple choice: every choice to one width)
+                batch = getattr(head, "collate", collate)(train, indices, pad_id)
                 batch.update(head.batch_targets(train, indices))
                 batch = to_device(batch, where)
                 # a classifier's loss reads the first token of the last layer only

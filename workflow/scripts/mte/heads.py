@@ -1,5 +1,9 @@
 """What differs between task families when training and predicting: the model class, the
-shape of the labels, how predictions are read back, and the dev score."""
+shape of the labels, how predictions are read back, and the dev score. A head is an object with
+``auto_class``, ``label_config``, ``batch_targets``, ``predict``, ``gold``, ``records`` and
+``dev_score``, and may define ``collate(features, indices, pad_id)`` for its training batches
+(default: :func:`mte.batching.collate`, one sequence per example); a task family's
+``model_head`` returns it."""
 
 from __future__ import annotations
 

@@ -12,7 +12,12 @@ TASKS = (
         train_language="eng_Latn",
         # data/eng/labels.txt of the release
         labels=(
-            "science/technology", "travel", "politics", "sports", "health", "entertainment",
+            "science/technology",
+            "travel",
+            "politics",
+            "sports",
+            "health",
+            "entertainment",
             "geography",
         ),  # fmt: skip
         # data/annotated/{lang}/{split}.tsv: index_id TAB category TAB text, with a header
