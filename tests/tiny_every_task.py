@@ -34,6 +34,7 @@ from tests.workflow.tiny_data import (  # noqa: E402
     write_sib200,
     write_squad_json,
     write_tatoeba,
+    write_xcopa,
     write_xnli,
 )
 
@@ -89,6 +90,7 @@ def write_data(data: Path) -> None:
     write_conll_folders(data)
     write_qa_folders(data)
     write_sib200(data / "sib200")
+    write_xcopa(data / "xcopa")
     for context in ("en", "de"):
         for question in ("en", "de"):
             name = f"test-context-{context}-question-{question}.json"
@@ -142,6 +144,17 @@ def config(data: Path) -> dict:
             "tydiqa": folder("tydiqa", languages=["en", "fi"], doc_stride=16, hyperparameters=QA),
             "bucc": folder("bucc", languages=["de"]),
             "tatoeba": folder("tatoeba", languages=["de"]),
+            "xcopa": folder(
+                "xcopa",
+                languages=["et"],
+                settings=["zero-shot", "translate-test"],
+                translations={
+                    "source": "files",
+                    "path": str(data / "xcopa"),
+                    "files": {"translate-test": "data-gmt/{lang}/test.{lang}.jsonl"},
+                },
+                hyperparameters=SMALL,
+            ),
             "sib200": folder("sib200", languages=["eng_Latn", "deu_Latn"], hyperparameters=SMALL),
             **glue,
         },

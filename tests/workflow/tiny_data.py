@@ -193,3 +193,39 @@ def write_sib200(folder: Path) -> None:
         ]
         for split in splits:
             write_lines(folder / language / f"{split}.tsv", ["index_id\tcategory\ttext", *rows])
+
+
+# (premise, question, choice1, choice2, label) in English and Estonian
+COPA_ITEMS = [
+    (("The man turned on the faucet.", "effect", "The toilet filled.", "Water flowed.", 1),
+     ("Mees keeras kraani lahti.", "effect", "Tualett täitus.", "Vett voolas.", 1)),
+    (("The girl found a bug.", "effect", "She poured milk.", "She lost her appetite.", 1),
+     ("Tüdruk leidis putuka.", "effect", "Ta kallas piima.", "Ta kaotas isu.", 1)),
+    (("The woman retired.", "effect", "She got her pension.", "She paid her mortgage.", 0),
+     ("Naine jäi pensionile.", "effect", "Ta sai pensioni.", "Ta maksis laenu.", 0)),
+    (("The window broke.", "cause", "A ball hit it.", "The sun rose.", 0),
+     ("Aken purunes.", "cause", "Pall tabas seda.", "Päike tõusis.", 0)),
+]  # fmt: skip
+
+
+def _copa_line(idx: int, item: tuple) -> str:
+    premise, question, choice1, choice2, label = item
+    fields = dict(premise=premise, choice1=choice1, choice2=choice2, question=question)
+    return json.dumps({**fields, "label": label, "idx": idx}, ensure_ascii=False)
+
+
+def write_xcopa(folder: Path) -> None:
+    """XCOPA's layout: data/{lang}/{val,test}.{lang}.jsonl, data-gmt/ the items in English;
+    English COPA placed as data/en/{train,val}.en.jsonl."""
+    english = [_copa_line(n, en) for n, (en, _) in enumerate(COPA_ITEMS)]
+    estonian = [_copa_line(n, et) for n, (_, et) in enumerate(COPA_ITEMS)]
+    train = [
+        _copa_line(n + len(COPA_ITEMS) * k, en)
+        for k in (0, 1)
+        for n, (en, _) in enumerate(COPA_ITEMS)
+    ]
+    write_lines(folder / "data/en/train.en.jsonl", train)
+    write_lines(folder / "data/en/val.en.jsonl", english)
+    for split in ("val", "test"):
+        write_lines(folder / f"data/et/{split}.et.jsonl", estonian)
+        write_lines(folder / f"data-gmt/et/{split}.et.jsonl", english)
