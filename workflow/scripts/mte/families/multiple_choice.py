@@ -123,9 +123,10 @@ class MultipleChoiceHead:
         with inference(device, dtype):
             bar = progress_bar(iterable=batches, desc="predict", unit="batch", disable=not progress)
             for indices in bar:
-                logits = model(**to_device(self.collate(features, indices, pad_id), device)).logits
-                for index, best in zip(indices, logits.float().argmax(dim=-1).tolist(), strict=True):
-                    predictions[index] = best
+                batch = to_device(self.collate(features, indices, pad_id), device)
+                best = model(**batch).logits.float().argmax(dim=-1).tolist()
+                for index, choice in zip(indices, best, strict=True):
+                    predictions[index] = choice
         return predictions
 
     def gold(self, features: dict[str, Any]) -> list[int]:
