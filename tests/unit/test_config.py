@@ -338,3 +338,21 @@ def test_the_xlmr_papers_single_model_selects_on_every_languages_dev_set() -> No
         "dev": [("en", "dev"), ("de", "dev"), ("sw", "dev")],
     }
     assert ("sw", "dev") in needed_splits("xnli", config)
+
+
+def test_every_config_key_is_documented_in_config_readme() -> None:
+    """config/README.md names every top-level key and every key of a task and of its
+    hyper-parameters, so that no option exists that a user cannot read about."""
+    import yaml
+
+    schema = yaml.safe_load(SCHEMA.read_text(encoding="utf-8"))
+    reference = (REPO / "config" / "README.md").read_text(encoding="utf-8")
+    keys = list(schema["properties"])
+    for definition, entry in schema["$defs"].items():
+        if definition == "job_resources_override":
+            continue  # mem_mb, runtime, gpu: documented once under resources
+        keys += list(entry.get("properties") or {})
+    missing = sorted(
+        {key for key in keys if f"`{key}" not in reference and f".{key}`" not in reference}
+    )
+    assert not missing, f"config/README.md does not document: {missing}"
