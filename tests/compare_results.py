@@ -5,8 +5,9 @@
 BEFORE and AFTER are working directories of runs (each holding results/). Predictions and
 tables must be byte-identical; score files must hold the same keys and numbers equal to the
 tolerance, the provenance's environment (package versions, hardware: what ran the code, not
-what it computed) aside. Every other file is compared too and reported, without failing the
-comparison (plots, logs and timings differ from run to run). Exit status 1 when a prediction,
+what it computed) aside. Every other file is compared too (torch archives by content, JSON
+without timings) and reported, without failing the comparison (plots and model weights may
+differ in bytes from run to run). Exit status 1 when a prediction,
 table or score differs or exists in one tree only.
 """
 
@@ -71,6 +72,30 @@ def numbers_differ(before: Any, after: Any, tolerance: float, where: str) -> lis
     return [] if before == after else [f"{where}: {before!r} versus {after!r}"]
 
 
+def same_content(old: Path, new: Path) -> bool:
+    """Files equal in what they hold: bytes; a torch.save archive by its loaded content (its
+    folder name and serialization id differ from write to write); a JSON record with its
+    timings (keys ending in "seconds") aside."""
+    if old.read_bytes() == new.read_bytes():
+        return True
+    if old.suffix == ".pt":
+        import torch
+
+        return torch.load(old, weights_only=True) == torch.load(new, weights_only=True)
+    if old.suffix == ".json":
+
+        def untimed(value: Any) -> Any:
+            if isinstance(value, dict):
+                return {k: untimed(v) for k, v in value.items() if not k.endswith("seconds")}
+            if isinstance(value, list):
+                return [untimed(v) for v in value]
+            return value
+
+        load = json.loads
+        return untimed(load(old.read_text("utf-8"))) == untimed(load(new.read_text("utf-8")))
+    return False
+
+
 def files(root: Path) -> dict[Path, Path]:
     found = {}
     for base in ("results", "resources/data"):
@@ -95,7 +120,9 @@ def compare(before: Path, after: Path, tolerance: float) -> dict[str, list[str]]
             a = json.loads(old[relative].read_text(encoding="utf-8"))
             b = json.loads(new[relative].read_text(encoding="utf-8"))
             report[group] += [f"{relative}: {p}" for p in numbers_differ(a, b, tolerance, "")]
-        elif old[relative].read_bytes() != new[relative].read_bytes():
+        elif group == "other" and not same_content(old[relative], new[relative]):
+            report[group].append(f"{relative}: content differs")
+        elif group != "other" and old[relative].read_bytes() != new[relative].read_bytes():
             report[group].append(f"{relative}: bytes differ")
     report["counts"] = [f"{group}={count}" for group, count in counts.items()]
     return report
