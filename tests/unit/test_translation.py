@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mte.translation import NLLB_CODES, language_codes, translate_examples, translator_id
+from mte.translation import language_codes, translate_examples, translator_id
 
 
 @pytest.fixture(scope="module")
@@ -75,9 +75,21 @@ def test_language_codes_per_model_family() -> None:
     assert translator_id("facebook/nllb-200-distilled-600M", "en", "de").startswith("facebook")
 
 
-def test_every_xtreme_language_has_an_nllb_code() -> None:
+def test_every_language_a_model_can_translate_has_an_nllb_code() -> None:
+    """Every language of a task whose family a translation model can translate (sentence
+    classification: XNLI, PAWS-X, GLUE, SIB-200) has an NLLB code; FLORES-200 codes are their
+    own."""
+    from mte.families import family_of
     from mte.tasks import TASKS
+    from mte.translation import nllb_code
 
-    languages = {lang for task in TASKS.values() for lang in task.languages if "-" not in lang}
-    missing = sorted(languages - set(NLLB_CODES))
-    assert missing == []
+    languages = {
+        lang
+        for task in TASKS.values()
+        if family_of(task).model_translatable
+        for lang in task.languages
+    }
+    assert "deu_Latn" in languages and "de" in languages
+    assert sorted(lang for lang in languages if nllb_code(lang) is None) == []
+    assert nllb_code("de") == "deu_Latn" == nllb_code("deu_Latn")
+    assert nllb_code("xx") is None

@@ -16,6 +16,18 @@ NLLB_CODES = {
     "sw": "swh_Latn", "ta": "tam_Taml", "te": "tel_Telu", "th": "tha_Thai", "tl": "tgl_Latn",
     "tr": "tur_Latn", "ur": "urd_Arab", "vi": "vie_Latn", "yo": "yor_Latn", "zh": "zho_Hans",
 }  # fmt: skip
+
+
+def nllb_code(language: str) -> str | None:
+    """NLLB's code of a language: an ISO 639-1 code through NLLB_CODES; a code that is already
+    FLORES-200's (SIB-200's ``deu_Latn``) is its own."""
+    from mte.languages import FLORES200_SIB_CODES
+
+    if language in FLORES200_SIB_CODES:
+        return language
+    return NLLB_CODES.get(language)
+
+
 # the text fields of the families a model can translate
 TEXT_FIELDS = ("text_a", "text_b", "text")
 
@@ -32,10 +44,11 @@ def language_codes(tokenizer: Any, source: str, target: str) -> tuple[str, str] 
     NLLB spells languages as ``deu_Latn``; M2M-100 as ``__de__`` tokens with plain codes."""
     name = type(tokenizer).__name__
     if "Nllb" in name:
-        for language in (source, target):
-            if language not in NLLB_CODES:
+        codes = nllb_code(source), nllb_code(target)
+        for language, code in zip((source, target), codes, strict=True):
+            if code is None:
                 raise ValueError(f"no NLLB code known for language '{language}'")
-        return NLLB_CODES[source], NLLB_CODES[target]
+        return codes
     if "M2M100" in name:
         return source, target
     return None
