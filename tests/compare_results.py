@@ -1,14 +1,15 @@
 """Compare two result trees of the workflow, e.g. the same config before and after a change.
 
-    python tests/compare_results.py BEFORE AFTER [--tolerance 1e-12]
+    python tests/compare_results.py BEFORE AFTER [--tolerance 1e-12] [--rename OLD=NEW ...]
 
 BEFORE and AFTER are working directories of runs (each holding results/). Predictions and
 tables must be byte-identical; score files must hold the same keys and numbers equal to the
 tolerance, the provenance's environment (package versions, hardware: what ran the code, not
 what it computed) aside. Every other file is compared too (torch archives by content, JSON
 without timings) and reported, without failing the comparison (plots and model weights may
-differ in bytes from run to run). Exit status 1 when a prediction,
-table or score differs or exists in one tree only.
+differ in bytes from run to run). ``--rename OLD=NEW`` reads OLD as NEW in BEFORE's text files:
+two checkouts at different paths record their demo files' paths in provenance. Exit status 1
+when a prediction, table or score differs or exists in one tree only.
 """
 
 from __future__ import annotations
@@ -72,11 +73,22 @@ def numbers_differ(before: Any, after: Any, tolerance: float, where: str) -> lis
     return [] if before == after else [f"{where}: {before!r} versus {after!r}"]
 
 
+RENAMES: list[tuple[str, str]] = []
+
+
+def before_text(path: Path) -> str:
+    """A BEFORE file's text with --rename applied."""
+    text = path.read_text(encoding="utf-8")
+    for old, new in RENAMES:
+        text = text.replace(old, new)
+    return text
+
+
 def same_content(old: Path, new: Path) -> bool:
     """Files equal in what they hold: bytes; a torch.save archive by its loaded content (its
     folder name and serialization id differ from write to write); a JSON record with its
     timings (keys ending in "seconds") aside."""
-    if old.read_bytes() == new.read_bytes():
+    if same_bytes(old, new):
         return True
     if old.suffix == ".pt":
         import torch
@@ -92,8 +104,20 @@ def same_content(old: Path, new: Path) -> bool:
             return value
 
         load = json.loads
-        return untimed(load(old.read_text("utf-8"))) == untimed(load(new.read_text("utf-8")))
+        return untimed(load(before_text(old))) == untimed(load(new.read_text("utf-8")))
     return False
+
+
+def same_bytes(old: Path, new: Path) -> bool:
+    """Byte-identical, BEFORE's text read with --rename when there is any."""
+    if old.read_bytes() == new.read_bytes():
+        return True
+    if not RENAMES:
+        return False
+    try:
+        return before_text(old).encode("utf-8") == new.read_bytes()
+    except UnicodeDecodeError:  # not text: nothing to rename
+        return False
 
 
 def files(root: Path) -> dict[Path, Path]:
@@ -117,12 +141,12 @@ def compare(before: Path, after: Path, tolerance: float) -> dict[str, list[str]]
         if relative not in old or relative not in new:
             report[group].append(f"{relative}: only in {'after' if relative in new else 'before'}")
         elif group == "score":
-            a = json.loads(old[relative].read_text(encoding="utf-8"))
+            a = json.loads(before_text(old[relative]))
             b = json.loads(new[relative].read_text(encoding="utf-8"))
             report[group] += [f"{relative}: {p}" for p in numbers_differ(a, b, tolerance, "")]
         elif group == "other" and not same_content(old[relative], new[relative]):
             report[group].append(f"{relative}: content differs")
-        elif group != "other" and old[relative].read_bytes() != new[relative].read_bytes():
+        elif group != "other" and not same_bytes(old[relative], new[relative]):
             report[group].append(f"{relative}: bytes differ")
     report["counts"] = [f"{group}={count}" for group, count in counts.items()]
     return report
@@ -133,7 +157,13 @@ def main() -> int:
     parser.add_argument("before", type=Path)
     parser.add_argument("after", type=Path)
     parser.add_argument("--tolerance", type=float, default=1e-12)
+    parser.add_argument("--rename", action="append", default=[], metavar="OLD=NEW")
     args = parser.parse_args()
+    for rename in args.rename:
+        old, sep, new = rename.partition("=")
+        if not sep or not old:
+            parser.error(f"--rename {rename!r}: expected OLD=NEW")
+        RENAMES.append((old, new))
     report = compare(args.before, args.after, args.tolerance)
     print("files compared: " + ", ".join(report.pop("counts")))
     failed = False
