@@ -17,6 +17,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from tenacity import (
+    RetryCallState,
+    Retrying,
+    retry_if_exception,
+    retry_if_exception_type,
+    stop_after_attempt,
+    wait_exponential,
+)
+
 from mte.errors import MteError
 from mte.io import sha256_file
 
@@ -77,21 +86,44 @@ def check_hub_reachable(
     unless the hub answers an HTTP request within ``timeout`` seconds, tried ``attempts``
     times ``delay``, ``2 * delay``, ... apart. Any HTTP answer, an error status included,
     shows that the network works. Proxies in the environment are used."""
-    endpoint, failure, sleep = hub_endpoint(), "", sleep or time.sleep
-    for attempt in range(attempts):
+    endpoint = hub_endpoint()
+
+    def answers() -> None:
+        request = urllib.request.Request(endpoint, method="HEAD")
         try:
-            request = urllib.request.Request(endpoint, method="HEAD")
             with urllib.request.urlopen(request, timeout=timeout):
                 return
         except urllib.error.HTTPError:
             return
-        except (urllib.error.URLError, OSError) as err:
-            failure = str(getattr(err, "reason", err))
-        if attempt + 1 < attempts:
-            sleep(delay * 2**attempt)
-    raise HubUnavailableError(
-        f"{what}: the Hugging Face hub ({endpoint}) cannot be reached ({failure}; tried "
-        f"{attempts} times). {hint}"
+
+    try:
+        _retrying(
+            attempts, delay, sleep, retry_if_exception_type((urllib.error.URLError, OSError))
+        )(answers)
+    except (urllib.error.URLError, OSError) as err:
+        failure = str(getattr(err, "reason", err))
+        raise HubUnavailableError(
+            f"{what}: the Hugging Face hub ({endpoint}) cannot be reached ({failure}; tried "
+            f"{attempts} times). {hint}"
+        ) from None
+
+
+def _retrying(
+    attempts: int,
+    delay: float,
+    sleep: Callable[[float], None] | None,
+    retry: Any,
+    before_sleep: Callable[[RetryCallState], None] | None = None,
+) -> Retrying:
+    """tenacity's loop: ``attempts`` tries, ``delay``, ``2 * delay``, ... apart, the last
+    error raised as it is."""
+    return Retrying(
+        stop=stop_after_attempt(attempts),
+        wait=wait_exponential(multiplier=delay, exp_base=2, min=0, max=float("inf")),
+        retry=retry,
+        sleep=sleep or time.sleep,
+        before_sleep=before_sleep,
+        reraise=True,
     )
 
 
@@ -126,19 +158,18 @@ def with_retries(
 ) -> T:
     """``call()``, tried again after ``delay``, ``2 * delay``, ... seconds when it fails in a
     transient way (see :func:`is_transient`), ``attempts`` times in all."""
-    sleep = sleep or time.sleep
-    for attempt in range(attempts):
-        try:
-            return call()
-        except Exception as err:
-            if attempt + 1 == attempts or not is_transient(err):
-                raise
-            wait = delay * 2**attempt
-            log.warning(
-                "%s failed (%s: %s); trying again in %.0f s", what, type(err).__name__, err, wait
-            )
-            sleep(wait)
-    raise AssertionError("unreachable")
+
+    def warn(state: RetryCallState) -> None:
+        err = state.outcome.exception()
+        log.warning(
+            "%s failed (%s: %s); trying again in %.0f s",
+            what,
+            type(err).__name__,
+            err,
+            state.upcoming_sleep,
+        )
+
+    return _retrying(attempts, delay, sleep, retry_if_exception(is_transient), warn)(call)
 
 
 def hub_caller(what: str, hint: str) -> Callable[[Callable[[], T]], T]:
