@@ -94,7 +94,7 @@ def test_a_family_lacking_part_of_the_contract_fails_naming_it() -> None:
         def read_hub(self, task, dataset, name, language):
             return []
 
-        def statistic(self, task, metric):
+        def sufficient_statistics(self, task):
             return None
 
         def segments(self, example):

@@ -1,5 +1,7 @@
 """Accuracy against values counted by hand."""
 
+import math
+
 import pytest
 
 from mte.metrics import accuracy
@@ -55,3 +57,73 @@ def test_pos_metrics_hand_worked() -> None:
     metrics = tagging_metrics(TASKS["udpos"], gold, predicted)
     assert metrics["accuracy"] == 0.75  # 3 of 4 tokens
     assert 0 <= metrics["seqeval_f1"] <= 1
+
+
+def _random_labels(seed: int, size: int, labels: list[str]) -> tuple[list[str], list[str]]:
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    gold = rng.choice(labels, size).tolist()
+    # predictions that agree with gold more often than chance, as a trained model's do
+    guess = [g if rng.random() < 0.6 else str(rng.choice(labels)) for g in gold]
+    return gold, guess
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_confusion_metrics_equal_glues_scikit_learn_scorer(seed: int) -> None:
+    # GLUE's scorer (and the HF `glue` metric) call scikit-learn's matthews_corrcoef and f1_score
+    from sklearn.metrics import accuracy_score, f1_score
+    from sklearn.metrics import matthews_corrcoef as sklearn_mcc
+
+    from mte.metrics import binary_f1, matthews_corrcoef
+
+    gold, guess = _random_labels(seed, 200 + 37 * seed, ["0", "1"])
+    assert matthews_corrcoef(gold, guess) == pytest.approx(sklearn_mcc(gold, guess), abs=1e-12)
+    assert binary_f1(gold, guess) == pytest.approx(f1_score(gold, guess, pos_label="1"), abs=1e-12)
+    assert accuracy(gold, guess) == pytest.approx(accuracy_score(gold, guess), abs=1e-12)
+    # the multi-class form (three labels) and the degenerate one (one class predicted)
+    gold, guess = _random_labels(seed, 150, ["a", "b", "c"])
+    assert matthews_corrcoef(gold, guess) == pytest.approx(sklearn_mcc(gold, guess), abs=1e-12)
+    assert matthews_corrcoef(gold, ["a"] * len(gold)) == sklearn_mcc(gold, ["a"] * len(gold)) == 0
+    assert binary_f1(["0", "0"], ["0", "0"]) == 0.0  # no positive at all, as scikit-learn's 0
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_pearson_from_moments_equals_scipy(seed: int) -> None:
+    import numpy as np
+    from scipy.stats import pearsonr
+
+    from mte.metrics import pearson
+
+    rng = np.random.default_rng(seed)
+    gold = rng.uniform(0, 5, 300).round(1)  # STS-B's scale
+    guess = gold + rng.normal(0, 1.0 + seed, 300)
+    assert pearson(gold, guess) == pytest.approx(pearsonr(gold, guess).statistic, abs=1e-12)
+    # constant predictions: undefined, as scipy (and so GLUE) says
+    assert math.isnan(pearson(gold, np.full(300, 2.5)))
+
+
+def test_each_point_value_is_its_statistics_summed_then_measured() -> None:
+    """The point metric and the resampled one are one definition: the point value equals the
+    resampling function applied to the sum of the per-example rows."""
+    import numpy as np
+
+    from mte.families import family_of
+    from mte.metrics import sentence_metrics, tagging_metrics, tagging_rows
+    from mte.statistics import statistic
+    from mte.tasks import TASKS
+
+    gold, guess = _random_labels(1, 120, ["0", "1"])
+    for name in ("mrpc", "cola", "qqp"):
+        task = TASKS[name]
+        rows = family_of(task).sufficient_statistics(task).rows(gold, guess)
+        for metric, value in sentence_metrics(task, gold, guess).items():
+            assert value == statistic(task, metric)(task, rows.sum(0))
+    tags = [["B-PER", "I-PER", "O"], ["O", "B-LOC"], ["B-ORG", "O"]]
+    guess_tags = [["B-PER", "O", "O"], ["O", "B-LOC"], ["B-LOC", "O"]]
+    task = TASKS["panx"]
+    rows = tagging_rows(task, tags, guess_tags)
+    assert np.array_equal(rows, [[0, 1, 1], [1, 1, 1], [0, 1, 1]])
+    for metric in ("precision", "recall", "f1"):
+        value = tagging_metrics(task, tags, guess_tags)[metric]
+        assert value == pytest.approx(1 / 3) == statistic(task, metric)(task, rows.sum(0))

@@ -9,14 +9,13 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest
 
+from mte.metrics import Confusion, Moments
 from mte.statistics import (
     bootstrap_replicates,
-    classification_stats,
     interval_record,
     metric_of_sums,
     paired_randomization,
     percentile_interval,
-    regression_stats,
 )
 from mte.tasks import TASKS
 
@@ -27,14 +26,14 @@ PANX, XQUAD, TATOEBA = TASKS["panx"], TASKS["xquad"], TASKS["tatoeba"]
 def test_metrics_from_sums_match_hand_worked_values() -> None:
     # gold 1 1 1 0 0, predicted 1 1 0 0 1: TP 2, FN 1, TN 1, FP 1
     gold, predicted = ["1", "1", "1", "0", "0"], ["1", "1", "0", "0", "1"]
-    sums = classification_stats(MRPC, gold, predicted).sum(0)
+    sums = Confusion(MRPC.labels).rows(gold, predicted).sum(0)
     assert metric_of_sums(MRPC, "accuracy", sums) == pytest.approx(3 / 5)
     # F1 = 2TP / (2TP + FP + FN) = 4 / 6
     assert metric_of_sums(MRPC, "f1", sums) == pytest.approx(4 / 6)
     # MCC = (TP*TN - FP*FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN)) = (2 - 1) / sqrt(3*3*2*2)
     assert metric_of_sums(COLA, "mcc", sums) == pytest.approx(1 / 6)
     # Pearson of x = 1 2 3 and y = 1 2 2: sum dx*dy = 1, sum dx² = 2, sum dy² = 2/3
-    sums = regression_stats([1.0, 2.0, 2.0], [1.0, 2.0, 3.0]).sum(0)
+    sums = Moments().rows([1.0, 2.0, 2.0], [1.0, 2.0, 3.0]).sum(0)
     assert metric_of_sums(STSB, "pearson", sums) == pytest.approx(1 / math.sqrt(4 / 3))
     # entities: 3 correct of 4 predicted and 6 gold -> P 3/4, R 1/2, F1 0.6
     entity_sums = np.array([[2, 3, 4], [1, 1, 2]]).sum(0)
@@ -122,7 +121,7 @@ def test_paired_randomization_on_an_average_over_languages() -> None:
 def test_classification_intervals_of_confusion_metrics() -> None:
     gold = ["entailment", "neutral", "contradiction"] * 40
     predicted = ["entailment", "neutral", "neutral"] * 40
-    record = interval_record(XNLI, classification_stats(XNLI, gold, predicted), 300, 1, 0.9)
+    record = interval_record(XNLI, Confusion(XNLI.labels).rows(gold, predicted), 300, 1, 0.9)
     assert record["metric"] == "accuracy"
     assert record["low"] < 2 / 3 < record["high"]
     assert len(record["replicates"]) == 300

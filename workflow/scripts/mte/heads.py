@@ -46,6 +46,13 @@ def _run(model: Any, features: dict[str, Any], batch_size: int, pad_id: int, pro
         yield indices, outputs["logits"]
 
 
+def _primary_metric(features: dict[str, Any], gold: list, predicted: list) -> float:
+    from mte.metrics import sentence_metrics
+
+    task = get_task(features["task"])
+    return sentence_metrics(task, gold, predicted)[task.primary_metric]
+
+
 class ClassificationHead:
     """One label per example (sentence or sentence pair)."""
 
@@ -90,12 +97,9 @@ class ClassificationHead:
 
     def dev_score(self, features: dict[str, Any], predicted: list[int]) -> float:
         """The task's primary metric (accuracy; CoLA's MCC; MRPC's and QQP's F1)."""
-        from mte.metrics import SENTENCE_METRICS
-
-        task = get_task(features["task"])
         names = features["label_names"]
         gold = [names[i] for i in self.gold(features)]
-        return SENTENCE_METRICS[task.primary_metric](gold, [names[i] for i in predicted])
+        return _primary_metric(features, gold, [names[i] for i in predicted])
 
 
 class RegressionHead:
@@ -135,10 +139,7 @@ class RegressionHead:
         ]
 
     def dev_score(self, features: dict[str, Any], predicted: list[float]) -> float:
-        from mte.metrics import SENTENCE_METRICS
-
-        task = get_task(features["task"])
-        return SENTENCE_METRICS[task.primary_metric](self.gold(features), predicted)
+        return _primary_metric(features, self.gold(features), predicted)
 
 
 class TaggingHead:

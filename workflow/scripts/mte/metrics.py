@@ -1,18 +1,22 @@
-"""Metrics, written from the benchmarks' definitions."""
+"""Metrics, written from the benchmarks' definitions, each defined once.
+
+A metric we report with an interval is a function of column sums of per-example statistics:
+accuracy, MCC and binary F1 of a confusion matrix (one one-hot cell per example), Pearson's r
+of (x, y, x², y², xy, 1), entity precision/recall/F1 of (correct, guessed, gold) counts per
+sentence, and means (QA F1/EM, hits, correct tokens) of a column over a count column. Each kind
+of statistics below builds the per-example rows and computes its metrics from their sums. The
+point value is the metric of the sums over all examples, and the bootstrap and randomisation
+tests (mte.statistics) evaluate the same function on resampled sums: one definition serves all
+three. Spearman's rank correlation, seqeval's POS F1 and BUCC's mining F1 have no such
+decomposition and say so where they are defined.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-
-def accuracy(gold: Sequence[Any], predicted: Sequence[Any]) -> float:
-    """Fraction of positions where ``predicted`` equals ``gold`` (sequences of equal length)."""
-    if len(gold) != len(predicted):
-        raise ValueError(f"{len(gold)} gold labels but {len(predicted)} predictions")
-    if not gold:
-        raise ValueError("accuracy of an empty set is undefined")
-    return sum(g == p for g, p in zip(gold, predicted, strict=True)) / len(gold)
+import numpy as np
 
 
 def _split_tag(tag: str) -> tuple[str, str]:
@@ -56,11 +60,196 @@ def entities(tags: Sequence[str]) -> set[tuple[str, int, int]]:
     return chunks
 
 
-def _prf(correct: int, predicted: int, gold: int) -> dict[str, float]:
-    precision = correct / predicted if predicted else 0.0
-    recall = correct / gold if gold else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return {"precision": precision, "recall": recall, "f1": f1}
+def _divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    # numerator / denominator, 0 where the denominator is 0 (no prediction, no gold entity)
+    return np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1), 0.0)
+
+
+def _f1(precision: np.ndarray, recall: np.ndarray) -> np.ndarray:
+    return _divide(2 * precision * recall, precision + recall)
+
+
+def _same_length(gold: Sequence[Any], predicted: Sequence[Any]) -> None:
+    if len(gold) != len(predicted):
+        raise ValueError(f"{len(gold)} gold labels but {len(predicted)} predictions")
+
+
+class SufficientStatistics:
+    """Per-example rows whose column sums determine ``metrics``.
+
+    ``of_sums(metric, sums)`` is vectorised over leading axes of ``sums`` (a stack of
+    resampled sums gives a vector of values); ``value(metric, rows)`` is the point value."""
+
+    metrics: tuple[str, ...] = ()
+
+    def of_sums(self, metric: str, sums: np.ndarray) -> np.ndarray:
+        if metric not in self.metrics:
+            raise ValueError(f"no per-example statistics for metric '{metric}'")
+        return getattr(self, f"_{metric}")(np.asarray(sums, float))
+
+    def value(self, metric: str, rows: np.ndarray) -> float:
+        rows = np.asarray(rows, float)
+        if len(rows) == 0:
+            raise ValueError(f"{metric} of an empty set is undefined")
+        return float(self.of_sums(metric, rows.sum(axis=0)))
+
+    def values(self, rows: np.ndarray, metrics: Sequence[str] | None = None) -> dict[str, float]:
+        return {metric: self.value(metric, rows) for metric in metrics or self.metrics}
+
+
+class Confusion(SufficientStatistics):
+    """One one-hot confusion cell per example, column ``gold * C + predicted`` (C labels):
+    accuracy, Matthews correlation and the positive class's F1."""
+
+    metrics = ("accuracy", "mcc", "f1")
+
+    def __init__(self, labels: Sequence[Any], positive: Any = "1") -> None:
+        self.labels = list(labels)
+        self.index = {label: i for i, label in enumerate(self.labels)}
+        self.positive = positive
+
+    def rows(self, gold: Sequence[Any], predicted: Sequence[Any]) -> np.ndarray:
+        _same_length(gold, predicted)
+        size = len(self.labels)
+        cells = [self.index[g] * size + self.index[p] for g, p in zip(gold, predicted, strict=True)]
+        rows = np.zeros((len(cells), size * size))
+        rows[np.arange(len(cells)), cells] = 1
+        return rows
+
+    def _matrix(self, sums: np.ndarray) -> np.ndarray:
+        size = len(self.labels)
+        return sums.reshape(*sums.shape[:-1], size, size)
+
+    def _accuracy(self, sums: np.ndarray) -> np.ndarray:
+        matrix = self._matrix(sums)
+        return np.trace(matrix, axis1=-2, axis2=-1) / matrix.sum(axis=(-2, -1))
+
+    def _mcc(self, sums: np.ndarray) -> np.ndarray:
+        # the multi-class form (Gorodkin 2004), which for two classes is
+        # (TP*TN - FP*FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN)); 0 when a marginal is empty,
+        # as GLUE's scikit-learn scorer returns
+        matrix = self._matrix(sums)
+        n = matrix.sum(axis=(-2, -1))
+        correct = np.trace(matrix, axis1=-2, axis2=-1)
+        true, pred = matrix.sum(axis=-1), matrix.sum(axis=-2)
+        covariance = correct * n - (true * pred).sum(axis=-1)
+        spread = (n * n - (pred * pred).sum(axis=-1)) * (n * n - (true * true).sum(axis=-1))
+        return _divide(covariance, np.sqrt(spread))
+
+    def _f1(self, sums: np.ndarray) -> np.ndarray:
+        # F1 of the positive class (MRPC, QQP: "1"); 0 when there is no true positive
+        if self.positive not in self.index:
+            return np.zeros(sums.shape[:-1])
+        matrix = self._matrix(sums)
+        positive = self.index[self.positive]
+        tp = matrix[..., positive, positive]
+        fp = matrix[..., :, positive].sum(axis=-1) - tp
+        fn = matrix[..., positive, :].sum(axis=-1) - tp
+        return np.where(tp > 0, _divide(2 * tp, 2 * tp + fp + fn), 0.0)
+
+
+class Moments(SufficientStatistics):
+    """(x, y, x², y², xy, 1) per example, x the prediction and y the gold score: Pearson's r
+    (STS-B). Undefined (NaN, as scipy's pearsonr that GLUE's scorer calls) when either side
+    is constant."""
+
+    metrics = ("pearson",)
+
+    def rows(self, gold: Sequence[float], predicted: Sequence[float]) -> np.ndarray:
+        _same_length(gold, predicted)
+        x, y = np.asarray(predicted, float), np.asarray(gold, float)
+        return np.stack([x, y, x * x, y * y, x * y, np.ones_like(x)], axis=1).reshape(-1, 6)
+
+    def _pearson(self, sums: np.ndarray) -> np.ndarray:
+        x, y, xx, yy, xy, n = (sums[..., i] for i in range(6))
+        covariance = n * xy - x * y
+        spread = (n * xx - x * x) * (n * yy - y * y)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(
+                spread > 0, covariance / np.sqrt(np.where(spread > 0, spread, 1)), np.nan
+            )
+
+
+class Counts(SufficientStatistics):
+    """(correct, guessed, gold) counts per example: micro precision, recall and F1."""
+
+    metrics = ("precision", "recall", "f1")
+
+    def _precision(self, sums: np.ndarray) -> np.ndarray:
+        return _divide(sums[..., 0], sums[..., 1])
+
+    def _recall(self, sums: np.ndarray) -> np.ndarray:
+        return _divide(sums[..., 0], sums[..., 2])
+
+    def _f1(self, sums: np.ndarray) -> np.ndarray:
+        return _f1(self._precision(sums), self._recall(sums))
+
+
+class EntityCounts(Counts):
+    """Per sentence: entities right (type and both boundaries), predicted, and gold; CoNLL's
+    micro-averaged entity precision, recall and F1 over all sentences."""
+
+    def rows(self, gold: Sequence[Sequence[str]], predicted: Sequence[Sequence[str]]) -> np.ndarray:
+        _same_length(gold, predicted)
+        rows = []
+        for gold_tags, guess_tags in zip(gold, predicted, strict=True):
+            gold_chunks, guess_chunks = entities(gold_tags), entities(guess_tags)
+            rows.append((len(gold_chunks & guess_chunks), len(guess_chunks), len(gold_chunks)))
+        return np.array(rows, float).reshape(-1, 3)
+
+
+class TokenCounts(Counts):
+    """Per sentence: tokens not tagged ``O`` whose predicted tag (prefix and type) equals the
+    gold one, predicted tags other than ``O``, gold tags other than ``O`` (token-level F1)."""
+
+    def rows(self, gold: Sequence[Sequence[str]], predicted: Sequence[Sequence[str]]) -> np.ndarray:
+        _same_length(gold, predicted)
+        return np.array(
+            [
+                (
+                    sum(g == p != "O" for g, p in zip(gold_tags, guess_tags, strict=True)),
+                    sum(p != "O" for p in guess_tags),
+                    sum(g != "O" for g in gold_tags),
+                )
+                for gold_tags, guess_tags in zip(gold, predicted, strict=True)
+            ],
+            float,
+        ).reshape(-1, 3)
+
+
+class Means(SufficientStatistics):
+    """Per-example values and a count in the last column: each metric is its column's sum over
+    the count's (QA: (F1, EM, 1) per question; hits: (hit, 1); POS: (correct tokens, tokens))."""
+
+    def __init__(self, *columns: str) -> None:
+        self.metrics = columns
+
+    def rows(self, values: Sequence[Sequence[float]], counts: Sequence[float]) -> np.ndarray:
+        return np.column_stack([np.asarray(values, float).reshape(len(counts), -1), counts])
+
+    def of_sums(self, metric: str, sums: np.ndarray) -> np.ndarray:
+        if metric not in self.metrics:
+            raise ValueError(f"no per-example statistics for metric '{metric}'")
+        sums = np.asarray(sums, float)
+        return sums[..., self.metrics.index(metric)] / sums[..., -1]
+
+
+def hit_rows(hits: Sequence[bool]) -> np.ndarray:
+    """(hit, 1) per example: the rows of an accuracy over examples."""
+    return Means("accuracy").rows(np.asarray(hits, float), np.ones(len(hits)))
+
+
+def _labels_of(gold: Sequence[Any], predicted: Sequence[Any]) -> list[Any]:
+    return sorted(set(gold) | set(predicted), key=repr)
+
+
+def accuracy(gold: Sequence[Any], predicted: Sequence[Any]) -> float:
+    """Fraction of positions where ``predicted`` equals ``gold`` (sequences of equal length)."""
+    _same_length(gold, predicted)
+    if not gold:
+        raise ValueError("accuracy of an empty set is undefined")
+    hits = [g == p for g, p in zip(gold, predicted, strict=True)]
+    return Means("accuracy").value("accuracy", hit_rows(hits))
 
 
 def entity_prf(
@@ -68,25 +257,35 @@ def entity_prf(
 ) -> dict[str, float]:
     """Micro-averaged entity precision, recall and F1 over all sentences (CoNLL's measure):
     a predicted entity counts only when its type and both boundaries match a gold entity."""
-    correct = guessed = expected = 0
-    for gold_tags, guess_tags in zip(gold, predicted, strict=True):
-        gold_chunks, guess_chunks = entities(gold_tags), entities(guess_tags)
-        correct += len(gold_chunks & guess_chunks)
-        guessed += len(guess_chunks)
-        expected += len(gold_chunks)
-    return _prf(correct, guessed, expected)
+    statistics = EntityCounts()
+    return statistics.values(statistics.rows(gold, predicted))
 
 
 def token_f1(gold: Sequence[Sequence[str]], predicted: Sequence[Sequence[str]]) -> float:
-    """Token-level micro F1 over the tokens not tagged ``O``: a token is a true positive when
-    its predicted tag (prefix and type) equals a gold tag other than ``O``."""
-    correct = guessed = expected = 0
-    for gold_tags, guess_tags in zip(gold, predicted, strict=True):
-        for g, p in zip(gold_tags, guess_tags, strict=True):
-            correct += g == p != "O"
-            guessed += p != "O"
-            expected += g != "O"
-    return _prf(correct, guessed, expected)["f1"]
+    """Token-level micro F1 over the tokens not tagged ``O``."""
+    statistics = TokenCounts()
+    return statistics.value("f1", statistics.rows(gold, predicted))
+
+
+def token_accuracy_rows(gold: Sequence[Sequence[str]], predicted: Sequence[Sequence[str]]):
+    """(correct tokens, tokens) per sentence: POS accuracy."""
+    _same_length(gold, predicted)
+    correct = [
+        sum(g == p for g, p in zip(gold_tags, guess_tags, strict=True))
+        for gold_tags, guess_tags in zip(gold, predicted, strict=True)
+    ]
+    return Means("accuracy").rows(correct, [len(tags) for tags in gold])
+
+
+def tagging_statistics(task: Any) -> SufficientStatistics:
+    """NER: entity counts; POS: correct tokens over tokens."""
+    return EntityCounts() if task.tagging_scheme == "entities" else Means("accuracy")
+
+
+def tagging_rows(task: Any, gold: Sequence[Sequence[str]], predicted: Sequence[Sequence[str]]):
+    if task.tagging_scheme == "entities":
+        return EntityCounts().rows(gold, predicted)
+    return token_accuracy_rows(gold, predicted)
 
 
 def tagging_metrics(
@@ -94,9 +293,11 @@ def tagging_metrics(
 ) -> dict[str, float]:
     """The task's metrics: NER entity P/R/F1 plus token-level F1; POS token accuracy plus the
     seqeval F1 that XTREME's script reports for POS (seqeval reads a UPOS tag's first letter
-    as a chunk prefix; the number is kept for comparison with the paper, labelled as such)."""
+    as a chunk prefix; the number is kept for comparison with the paper, labelled as such, and
+    has no per-example decomposition: no interval)."""
+    rows = tagging_rows(task, gold, predicted)
     if task.tagging_scheme == "entities":
-        return {**entity_prf(gold, predicted), "token_f1": token_f1(gold, predicted)}
+        return {**EntityCounts().values(rows), "token_f1": token_f1(gold, predicted)}
     import warnings
 
     from seqeval.metrics import f1_score
@@ -104,57 +305,37 @@ def tagging_metrics(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # "NOUN seems not to be NE tag"
         seqeval_f1 = f1_score(gold, predicted)
-    flat_gold = [tag for tags in gold for tag in tags]
-    flat_guess = [tag for tags in predicted for tag in tags]
-    return {"accuracy": accuracy(flat_gold, flat_guess), "seqeval_f1": seqeval_f1}
+    return {"accuracy": Means("accuracy").value("accuracy", rows), "seqeval_f1": seqeval_f1}
 
 
 def matthews_corrcoef(gold: Sequence[Any], predicted: Sequence[Any]) -> float:
-    """Matthews correlation (CoLA), in its multi-class form (Gorodkin 2004), which for two
-    classes is (TP*TN - FP*FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN)); 0 when a marginal is
-    empty, as GLUE's scikit-learn scorer returns."""
-    if len(gold) != len(predicted):
-        raise ValueError(f"{len(gold)} gold labels but {len(predicted)} predictions")
-    n = len(gold)
-    correct = sum(g == p for g, p in zip(gold, predicted, strict=True))
-    classes = set(gold) | set(predicted)
-    true_counts = {c: sum(g == c for g in gold) for c in classes}
-    pred_counts = {c: sum(p == c for p in predicted) for c in classes}
-    covariance = correct * n - sum(true_counts[c] * pred_counts[c] for c in classes)
-    spread_pred = n * n - sum(v * v for v in pred_counts.values())
-    spread_true = n * n - sum(v * v for v in true_counts.values())
-    if spread_pred == 0 or spread_true == 0:
-        return 0.0
-    return covariance / (spread_pred * spread_true) ** 0.5
+    """Matthews correlation (CoLA), in its multi-class form (see :class:`Confusion`)."""
+    statistics = Confusion(_labels_of(gold, predicted))
+    return statistics.value("mcc", statistics.rows(gold, predicted))
 
 
 def binary_f1(gold: Sequence[Any], predicted: Sequence[Any], positive: Any = "1") -> float:
     """F1 of the positive class (MRPC, QQP: label 1, "paraphrase"/"duplicate"); 0 when there
     is no true positive."""
-    if len(gold) != len(predicted):
-        raise ValueError(f"{len(gold)} gold labels but {len(predicted)} predictions")
-    pairs = list(zip(gold, predicted, strict=True))
-    tp = sum(g == positive and p == positive for g, p in pairs)
-    fp = sum(g != positive and p == positive for g, p in pairs)
-    fn = sum(g == positive and p != positive for g, p in pairs)
-    return 2 * tp / (2 * tp + fp + fn) if tp else 0.0
+    statistics = Confusion(_labels_of(gold, predicted), positive)
+    return statistics.value("f1", statistics.rows(gold, predicted))
 
 
 def pearson(gold: Sequence[float], predicted: Sequence[float]) -> float:
-    """Pearson correlation (STS-B), with scipy as GLUE's scorer uses."""
-    from scipy.stats import pearsonr
-
-    return float(pearsonr(gold, predicted).statistic)
+    """Pearson correlation (STS-B), from the moments of :class:`Moments`."""
+    statistics = Moments()
+    return statistics.value("pearson", statistics.rows(gold, predicted))
 
 
 def spearman(gold: Sequence[float], predicted: Sequence[float]) -> float:
-    """Spearman rank correlation (ties take their average rank), with scipy as GLUE does."""
+    """Spearman rank correlation (ties take their average rank), with scipy as GLUE does.
+    Ranks are not sums of per-example statistics: no interval."""
     from scipy.stats import spearmanr
 
     return float(spearmanr(gold, predicted).statistic)
 
 
-SENTENCE_METRICS = {
+SENTENCE_METRICS: dict[str, Callable[[Sequence[Any], Sequence[Any]], float]] = {
     "accuracy": accuracy,
     "mcc": matthews_corrcoef,
     "f1": binary_f1,
@@ -164,7 +345,16 @@ SENTENCE_METRICS = {
 
 
 def sentence_metrics(task: Any, gold: Sequence[Any], predicted: Sequence[Any]) -> dict[str, float]:
-    """Every metric of a sentence(-pair) classification or regression task, by name."""
-    if len(gold) != len(predicted):
-        raise ValueError(f"{len(gold)} gold labels but {len(predicted)} predictions")
-    return {name: SENTENCE_METRICS[name](gold, predicted) for name in task.metrics}
+    """Every metric of a sentence(-pair) classification or regression task, by name: those of
+    its statistics from the summed rows, the others (Spearman) from their own definition."""
+    from mte.families import family_of
+
+    _same_length(gold, predicted)
+    statistics = family_of(task).sufficient_statistics(task)
+    rows = statistics.rows(gold, predicted)
+    return {
+        name: statistics.value(name, rows)
+        if name in statistics.metrics
+        else SENTENCE_METRICS[name](gold, predicted)
+        for name in task.metrics
+    }

@@ -9,8 +9,7 @@ from typing import Any
 import numpy as np
 
 from mte.errors import IntegrityError
-from mte.metrics import entities, sentence_metrics, tagging_metrics
-from mte.statistics import classification_stats, regression_stats
+from mte.metrics import Means, hit_rows, sentence_metrics, tagging_metrics, tagging_rows
 from mte.tasks import Task
 
 SHOWN = 5
@@ -56,6 +55,12 @@ def align(
     return [(example, by_id[example["id"]]) for example in gold]
 
 
+def _statistics(task: Task):
+    from mte.families import family_of
+
+    return family_of(task).sufficient_statistics(task)
+
+
 def score_classification(
     task: Task,
     predictions: list[dict[str, Any]],
@@ -76,7 +81,7 @@ def score_classification(
     return {
         "n": len(pairs),
         "metrics": sentence_metrics(task, gold_labels, predicted),
-        "example_stats": classification_stats(task, gold_labels, predicted),
+        "example_stats": _statistics(task).rows(gold_labels, predicted),
     }
 
 
@@ -102,25 +107,8 @@ def score_regression(
     return {
         "n": len(pairs),
         "metrics": sentence_metrics(task, gold_scores, predicted),
-        "example_stats": regression_stats(gold_scores, predicted),
+        "example_stats": _statistics(task).rows(gold_scores, predicted),
     }
-
-
-def tagging_stats(task: Task, gold: list[list[str]], predicted: list[list[str]]) -> np.ndarray:
-    """Per sentence: (correct, predicted, gold) entities for NER; (correct, all) tokens for POS."""
-    if task.tagging_scheme == "entities":
-        rows = []
-        for gold_tags, guess_tags in zip(gold, predicted, strict=True):
-            gold_chunks, guess_chunks = entities(gold_tags), entities(guess_tags)
-            rows.append((len(gold_chunks & guess_chunks), len(guess_chunks), len(gold_chunks)))
-        return np.array(rows, float).reshape(-1, 3)
-    return np.array(
-        [
-            (sum(g == p for g, p in zip(gold_tags, guess_tags, strict=True)), len(gold_tags))
-            for gold_tags, guess_tags in zip(gold, predicted, strict=True)
-        ],
-        float,
-    ).reshape(-1, 2)
 
 
 def score_tagging(
@@ -149,7 +137,7 @@ def score_tagging(
         "n": len(pairs),
         "words": sum(len(tags) for tags in gold_tags),
         "metrics": tagging_metrics(task, gold_tags, predicted),
-        "example_stats": tagging_stats(task, gold_tags, predicted),
+        "example_stats": tagging_rows(task, gold_tags, predicted),
     }
 
 
@@ -175,20 +163,14 @@ def score_qa(
             f"{gold_path}: question(s) {_some(unanswered)} have no gold answer; SQuAD v1.1 "
             "scoring needs at least one"
         )
-    per_question = np.array(
-        qa_example_scores(
-            [p["answer"] for _, p in pairs],
-            [g["answers"]["text"] for g, _ in pairs],
-            qa_normalizer(task, language),
-        )
+    per_question = qa_example_scores(
+        [p["answer"] for _, p in pairs],
+        [g["answers"]["text"] for g, _ in pairs],
+        qa_normalizer(task, language),
     )
-    f1, exact = per_question.mean(axis=0)
-    stats = np.column_stack([per_question, np.ones(len(per_question))])
-    return {
-        "n": len(pairs),
-        "metrics": {"f1": float(f1), "exact_match": float(exact)},
-        "example_stats": stats,
-    }
+    statistics = Means("f1", "exact_match")
+    rows = statistics.rows(per_question, np.ones(len(per_question)))
+    return {"n": len(pairs), "metrics": statistics.values(rows), "example_stats": rows}
 
 
 def score_retrieval(
@@ -206,38 +188,35 @@ def score_retrieval(
     if not layers:
         raise IntegrityError(f"{predictions_path}: first record names no layers")
     gold_ids = {g["id"] for g, _ in pairs}
-    by_layer, first_hits = {}, None
+    by_layer, first_rows = {}, None
     for name, index in layers.items():
-        hits = {"xx_to_en": 0, "en_to_xx": 0}
-        example_hits = []
+        hits: dict[str, list[bool]] = {"xx_to_en": [], "en_to_xx": []}
         for example, prediction in pairs:
-            for direction in hits:
+            for direction, found_hits in hits.items():
                 found = (prediction.get(direction) or {}).get(name)
                 if found not in gold_ids:
                     raise IntegrityError(
                         f"{predictions_path}: id {example['id']!r} has no {direction} neighbour "
                         f"at layer '{name}' among the gold ids (found {found!r})"
                     )
-                hits[direction] += found == example["id"]
-            example_hits.append(prediction["xx_to_en"][name] == example["id"])
-        if first_hits is None:
-            first_hits = example_hits
-        n = len(pairs)
+                found_hits.append(found == example["id"])
+        rows = hit_rows(hits["xx_to_en"])
+        first_rows = rows if first_rows is None else first_rows
+        accuracy = Means("accuracy").value("accuracy", rows)
         by_layer[name] = {
             "layer": index,
-            "accuracy": hits["xx_to_en"] / n,
-            "error_rate": 1 - hits["xx_to_en"] / n,
-            "accuracy_en_to_xx": hits["en_to_xx"] / n,
+            "accuracy": accuracy,
+            "error_rate": 1 - accuracy,
+            "accuracy_en_to_xx": Means("accuracy").value("accuracy", hit_rows(hits["en_to_xx"])),
         }
     first = next(iter(by_layer.values()))
     metrics = {name: first[name] for name in task.metrics}
-    stats = np.column_stack([np.array(first_hits, float), np.ones(len(first_hits))])
     return {
         "n": len(pairs),
         "metrics": metrics,
         "layer": first["layer"],
         "by_layer": by_layer,
-        "example_stats": stats,
+        "example_stats": first_rows,
     }
 
 

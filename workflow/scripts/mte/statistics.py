@@ -1,11 +1,10 @@
 """Bootstrap confidence intervals and paired significance tests over test examples.
 
-Every metric we report with an interval is a function of sums of per-example statistics:
-accuracy of a confusion matrix, entity F1 of (correct, guessed, gold) counts per sentence, QA F1
-of per-question scores, Pearson's r of (x, y, x², y², xy). A resample of the test set is then a
-vector of example weights, and its metric is ``metric(weights @ stats)``: exact, and fast enough
-for thousands of resamples. Metrics that are not such a function (Spearman's rank correlation,
-BUCC's mining F1) get no interval.
+Every metric we report with an interval is a function of sums of per-example statistics (see
+mte.metrics, where each is defined once). A resample of the test set is then a vector of example
+weights, and its metric is ``metric(weights @ stats)``: exact, and fast enough for thousands of
+resamples. Metrics that are not such a function (Spearman's rank correlation, BUCC's mining F1)
+get no interval.
 """
 
 from __future__ import annotations
@@ -17,83 +16,6 @@ import numpy as np
 
 # resampling in chunks bounds memory: a (chunk x examples) weight matrix at a time
 CHUNK = 100
-
-
-def classification_stats(task: Any, gold: list[str], predicted: list[str]) -> np.ndarray:
-    """One-hot confusion cells, row ``gold * C + predicted`` per example (C = label count)."""
-    index = {label: i for i, label in enumerate(task.labels)}
-    size = len(task.labels)
-    cells = np.array([index[g] * size + index[p] for g, p in zip(gold, predicted, strict=True)])
-    stats = np.zeros((len(cells), size * size))
-    stats[np.arange(len(cells)), cells] = 1
-    return stats
-
-
-def regression_stats(gold: list[float], predicted: list[float]) -> np.ndarray:
-    """(x, y, x², y², xy, 1) per example, x the prediction and y the gold score."""
-    x, y = np.asarray(predicted, float), np.asarray(gold, float)
-    return np.stack([x, y, x * x, y * y, x * y, np.ones_like(x)], axis=1)
-
-
-def _confusion(task: Any, sums: np.ndarray) -> np.ndarray:
-    size = len(task.labels)
-    return sums.reshape(*sums.shape[:-1], size, size)
-
-
-def accuracy_of_sums(task: Any, sums: np.ndarray) -> np.ndarray:
-    matrix = _confusion(task, sums)
-    return np.trace(matrix, axis1=-2, axis2=-1) / matrix.sum(axis=(-2, -1))
-
-
-def mcc_of_sums(task: Any, sums: np.ndarray) -> np.ndarray:
-    # the multi-class form of metrics.matthews_corrcoef (Gorodkin 2004), on confusion sums
-    matrix = _confusion(task, sums)
-    n = matrix.sum(axis=(-2, -1))
-    correct = np.trace(matrix, axis1=-2, axis2=-1)
-    true, pred = matrix.sum(axis=-1), matrix.sum(axis=-2)
-    covariance = correct * n - (true * pred).sum(axis=-1)
-    spread = (n * n - (pred * pred).sum(axis=-1)) * (n * n - (true * true).sum(axis=-1))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(spread > 0, covariance / np.sqrt(np.where(spread > 0, spread, 1)), 0.0)
-
-
-def binary_f1_of_sums(task: Any, sums: np.ndarray) -> np.ndarray:
-    matrix = _confusion(task, sums)
-    positive = task.labels.index("1")
-    tp = matrix[..., positive, positive]
-    fp = matrix[..., :, positive].sum(axis=-1) - tp
-    fn = matrix[..., positive, :].sum(axis=-1) - tp
-    denominator = 2 * tp + fp + fn
-    return np.where(tp > 0, 2 * tp / np.where(denominator > 0, denominator, 1), 0.0)
-
-
-def pearson_of_sums(task: Any, sums: np.ndarray) -> np.ndarray:
-    x, y, xx, yy, xy, n = (sums[..., i] for i in range(6))
-    covariance = n * xy - x * y
-    spread = (n * xx - x * x) * (n * yy - y * y)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(spread > 0, covariance / np.sqrt(np.where(spread > 0, spread, 1)), 0.0)
-
-
-def entity_of_sums(part: str):
-    def compute(task: Any, sums: np.ndarray) -> np.ndarray:
-        correct, guessed, gold = sums[..., 0], sums[..., 1], sums[..., 2]
-        precision = np.where(guessed > 0, correct / np.where(guessed > 0, guessed, 1), 0.0)
-        recall = np.where(gold > 0, correct / np.where(gold > 0, gold, 1), 0.0)
-        total = precision + recall
-        f1 = np.where(total > 0, 2 * precision * recall / np.where(total > 0, total, 1), 0.0)
-        return {"precision": precision, "recall": recall, "f1": f1}[part]
-
-    return compute
-
-
-def ratio_of_sums(column: int):
-    # a mean of per-example values (QA F1/EM, retrieval hits) or of per-token ones (POS):
-    # the column's sum over the last column's (examples or tokens)
-    def compute(task: Any, sums: np.ndarray) -> np.ndarray:
-        return sums[..., column] / sums[..., -1]
-
-    return compute
 
 
 def statistic(task: Any, metric: str):

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
+    from mte.metrics import SufficientStatistics
     from mte.tasks import Task
 
 # the class attributes each family sets (checked when the registry loads it)
@@ -62,8 +63,16 @@ class TaskFamily(ABC):
         ``extra_eval_splits`` their gold examples and paths and the evaluated split."""
 
     @abstractmethod
+    def sufficient_statistics(self, task: Task) -> SufficientStatistics | None:
+        """The per-example statistics whose sums give the task's metrics (mte.metrics), or
+        None for a family whose metric has no such decomposition."""
+
     def statistic(self, task: Task, metric: str) -> Callable | None:
         """``f(task, sums) -> metric`` for a metric with per-example statistics, else None."""
+        statistics = self.sufficient_statistics(task)
+        if statistics is None or metric not in statistics.metrics:
+            return None
+        return lambda _task, sums: statistics.of_sums(metric, sums)
 
     @abstractmethod
     def segments(self, example: dict[str, Any]) -> list[str]:

@@ -139,8 +139,9 @@ class MultipleChoiceHead:
         ]
 
     def dev_score(self, features: dict[str, Any], predicted: list[int]) -> float:
-        gold = self.gold(features)
-        return sum(g == p for g, p in zip(gold, predicted, strict=True)) / len(gold)
+        from mte.metrics import accuracy
+
+        return accuracy(self.gold(features), predicted)
 
 
 class MultipleChoice(TaskFamily):
@@ -189,26 +190,24 @@ class MultipleChoice(TaskFamily):
         return MultipleChoiceHead()
 
     def score(self, task, predictions, gold, paths: dict) -> dict[str, Any]:
-        import numpy as np
-
+        from mte.metrics import hit_rows
         from mte.scoring import align
 
         pairs = align(predictions, gold, paths["predictions"], paths["gold"])
         bad = sorted({repr(p["label"]) for _, p in pairs if p["label"] not in (0, 1)})
         if bad:
             raise IntegrityError(f"{paths['predictions']}: predicted choice(s) {bad} not 0 or 1")
-        correct = [float(g["label"] == p["label"]) for g, p in pairs]
+        rows = hit_rows([g["label"] == p["label"] for g, p in pairs])
         return {
             "n": len(pairs),
-            "metrics": {"accuracy": sum(correct) / len(correct)},
-            # per example: (correct, 1); accuracy is the first column's sum over the second's
-            "example_stats": np.array([(c, 1.0) for c in correct]).reshape(-1, 2),
+            "metrics": self.sufficient_statistics(task).values(rows),
+            "example_stats": rows,
         }
 
-    def statistic(self, task, metric: str):
-        from mte import statistics
+    def sufficient_statistics(self, task):
+        from mte.metrics import Means
 
-        return statistics.ratio_of_sums(0) if metric == "accuracy" else None
+        return Means("accuracy")  # (correct, 1) per item
 
     def segments(self, example: dict[str, Any]) -> list[str]:
         return [example["premise"], *example["choices"]]

@@ -40,14 +40,10 @@ class PairClassification(TaskFamily):
 
         return score_classification(task, predictions, gold, paths["predictions"], paths["gold"])
 
-    def statistic(self, task, metric: str):
-        from mte import statistics
+    def sufficient_statistics(self, task):
+        from mte.metrics import Confusion
 
-        return {
-            "accuracy": statistics.accuracy_of_sums,
-            "mcc": statistics.mcc_of_sums,
-            "f1": statistics.binary_f1_of_sums,
-        }.get(metric)
+        return Confusion(task.labels)
 
     def segments(self, example: dict[str, Any]) -> list[str]:
         return [example[f] for f in ("text_a", "text_b", "text") if isinstance(example.get(f), str)]
@@ -67,10 +63,10 @@ class Regression(PairClassification):
 
         return score_regression(task, predictions, gold, paths["predictions"], paths["gold"])
 
-    def statistic(self, task, metric: str):
-        from mte import statistics
+    def sufficient_statistics(self, task):
+        from mte.metrics import Moments
 
-        return statistics.pearson_of_sums if metric == "pearson" else None
+        return Moments()  # Spearman's ranks have none
 
 
 FAMILY_CLASSES = (

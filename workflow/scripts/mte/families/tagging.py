@@ -48,13 +48,10 @@ class Tagging(TaskFamily):
 
         return score_tagging(task, predictions, gold, paths["predictions"], paths["gold"])
 
-    def statistic(self, task, metric: str):
-        from mte import statistics
+    def sufficient_statistics(self, task):
+        from mte.metrics import tagging_statistics
 
-        if task.tagging_scheme == "entities":
-            parts = ("f1", "precision", "recall")
-            return statistics.entity_of_sums(metric) if metric in parts else None
-        return statistics.ratio_of_sums(0) if metric == "accuracy" else None
+        return tagging_statistics(task)
 
     def segments(self, example: dict[str, Any]) -> list[str]:
         return [" ".join(example["tokens"])]
