@@ -12,8 +12,6 @@ workflow can be run on the same inputs and their trees compared with tests/compa
 from __future__ import annotations
 
 import argparse
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -22,6 +20,7 @@ import yaml
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from tests.workflow.snakemake_runner import run_snakemake  # noqa: E402
 from tests.workflow.tiny_data import (  # noqa: E402
     SENTENCES,
     write_bucc,
@@ -189,20 +188,8 @@ def main() -> int:
             parser.error(f"--only names tasks this script does not configure: {unknown}")
         chosen["tasks"] = {name: chosen["tasks"][name] for name in only}
     config_path.write_text(yaml.safe_dump(chosen), encoding="utf-8")
-    repo = args.repo.resolve()
-    command = [
-        sys.executable, "-m", "snakemake",
-        "--snakefile", str(repo / "Snakefile"),
-        "--directory", str(workdir),
-        "--configfile", str(config_path),
-        "--cores", "2",
-    ]  # fmt: skip
-    # the checkout's own package, whatever is installed
-    path = os.pathsep.join(
-        filter(None, [str(repo / "workflow" / "scripts"), os.environ.get("PYTHONPATH")])
-    )
-    env = {**os.environ, "PYTHONPATH": path, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
-    return subprocess.run(command, env=env).returncode
+    run = run_snakemake(workdir, config_path, repo=args.repo.resolve(), capture=False, timeout=None)
+    return run.returncode
 
 
 if __name__ == "__main__":

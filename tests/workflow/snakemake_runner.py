@@ -13,8 +13,17 @@ import yaml
 REPO = Path(__file__).resolve().parents[2]
 
 
-def run_snakemake(workdir: Path, config: dict | Path, *args: str) -> subprocess.CompletedProcess:
-    """``snakemake --cores 2`` on the repository's Snakefile with ``config`` in ``workdir``."""
+def run_snakemake(
+    workdir: Path,
+    config: dict | Path,
+    *args: str,
+    repo: Path = REPO,
+    capture: bool = True,
+    timeout: float | None = 1800,
+) -> subprocess.CompletedProcess:
+    """``snakemake --cores 2`` on ``repo``'s Snakefile (default: this checkout's) with
+    ``config`` in ``workdir``, its output captured unless ``capture`` is False. Another
+    checkout runs with its own package first on the path, whatever is installed."""
     if isinstance(config, dict):
         config_path = workdir / "config.yaml"
         config_path.write_text(yaml.safe_dump(config), encoding="utf-8")
@@ -22,14 +31,17 @@ def run_snakemake(workdir: Path, config: dict | Path, *args: str) -> subprocess.
         config_path = config
     command = [
         sys.executable, "-m", "snakemake",
-        "--snakefile", str(REPO / "Snakefile"),
+        "--snakefile", str(repo / "Snakefile"),
         "--directory", str(workdir),
         "--configfile", str(config_path),
         "--cores", "2",
         *args,
     ]  # fmt: skip
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
-    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=1800)
+    if repo != REPO:
+        scripts = [str(repo / "workflow" / "scripts"), os.environ.get("PYTHONPATH")]
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, scripts))
+    return subprocess.run(command, capture_output=capture, text=True, env=env, timeout=timeout)
 
 
 def interval_columns(columns: list[str]) -> list[str]:

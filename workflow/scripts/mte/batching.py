@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import torch
@@ -29,7 +29,11 @@ def collate(
     return batch
 
 
-def length_sorted_batches(features: dict[str, Any], batch_size: int) -> list[list[int]]:
-    """Batches of indices in order of length, so that little compute goes into padding."""
-    order = sorted(range(len(features["input_ids"])), key=lambda i: len(features["input_ids"][i]))
+def length_sorted_batches(
+    features: dict[str, Any], batch_size: int, length: Callable[[Any], int] = len
+) -> list[list[int]]:
+    """Batches of indices in order of length, so that little compute goes into padding.
+    ``length`` measures one example's ``input_ids`` (several sequences for multiple choice)."""
+    ids = features["input_ids"]
+    order = sorted(range(len(ids)), key=lambda i: length(ids[i]))
     return [order[start : start + batch_size] for start in range(0, len(order), batch_size)]

@@ -14,6 +14,35 @@ from mte.tasks import Task
 TOKENIZE_BATCH = 1000
 
 
+def feature_header(
+    tokenizer: Any, examples: list[dict[str, Any]], task: Task, max_length: int, label_names
+) -> dict[str, Any]:
+    """What every family's features begin with: the task, the example ids, the label names
+    and the padding id (so that fine-tuning and prediction pad without loading the tokenizer,
+    which takes seconds)."""
+    return {
+        "family": task.family,
+        "task": task.name,
+        "ids": [e["id"] for e in examples],
+        "label_names": list(label_names),
+        "max_length": max_length,
+        "pad_id": tokenizer.pad_token_id,
+    }
+
+
+def encode_pairs(
+    tokenizer: Any, text_a: list[str], text_b: list[str] | None, max_length: int
+) -> tuple[Any, list[bool]]:
+    """Encode sentence pairs (or single sentences), the longer side truncated first, and say
+    which of them truncation cut."""
+    encoded = tokenizer(text_a, text_b, truncation="longest_first", max_length=max_length)
+    encodings = getattr(encoded, "encodings", None)
+    if encodings is not None:  # a fast tokenizer keeps what truncation cut off
+        return encoded, [bool(encoding.overflowing) for encoding in encodings]
+    full = tokenizer(text_a, text_b, truncation=False)["input_ids"]
+    return encoded, [len(ids) > max_length for ids in full]
+
+
 def tokenize_pairs(
     tokenizer: Any, examples: list[dict[str, Any]], task: Task, max_length: int
 ) -> dict[str, Any]:
@@ -25,17 +54,8 @@ def tokenize_pairs(
     were truncated, which the log reports.
     """
     label_index = {label: index for index, label in enumerate(task.labels)}
-    features: dict[str, Any] = {
-        "family": task.family,
-        "task": task.name,
-        "ids": [e["id"] for e in examples],
-        "input_ids": [],
-        "labels": [],
-        "label_names": list(task.labels),
-        "max_length": max_length,
-        # so that fine-tuning and prediction pad without loading the tokenizer (seconds)
-        "pad_id": tokenizer.pad_token_id,
-    }
+    features = feature_header(tokenizer, examples, task, max_length, task.labels)
+    features.update(input_ids=[], labels=[])
     keep_types = "token_type_ids" in tokenizer.model_input_names
     if keep_types:
         features["token_type_ids"] = []
@@ -47,13 +67,8 @@ def tokenize_pairs(
         if any(b is None for b in pairs) and any(b is not None for b in pairs):
             raise InputError("<examples>", start + 1, "mixes sentence pairs and single sentences")
         text_b = None if pairs and pairs[0] is None else pairs
-        encoded = tokenizer(text_a, text_b, truncation="longest_first", max_length=max_length)
-        encodings = getattr(encoded, "encodings", None)
-        if encodings is not None:  # a fast tokenizer keeps what truncation cut off
-            truncated += sum(bool(encoding.overflowing) for encoding in encodings)
-        else:
-            full = tokenizer(text_a, text_b, truncation=False)["input_ids"]
-            truncated += sum(len(ids) > max_length for ids in full)
+        encoded, cut = encode_pairs(tokenizer, text_a, text_b, max_length)
+        truncated += sum(cut)
         features["input_ids"].extend(encoded["input_ids"])
         if keep_types:
             features["token_type_ids"].extend(encoded["token_type_ids"])
@@ -142,13 +157,7 @@ def tokenize_tagging(
     empty = _empty_piece_ids(tokenizer) if label_subword == "first_nonempty" else set()
     room = max_length - 2  # <s> ... </s>
     features: dict[str, Any] = {
-        "family": "tagging",
-        "task": task.name,
-        "ids": [e["id"] for e in examples],
-        "label_names": list(task.labels),
-        "max_length": max_length,
-        # so that fine-tuning and prediction pad without loading the tokenizer (seconds)
-        "pad_id": tokenizer.pad_token_id,
+        **feature_header(tokenizer, examples, task, max_length, task.labels),
         "label_subword": label_subword,
         "word_labels": [],
         "input_ids": [],
@@ -249,13 +258,7 @@ def tokenize_qa(
     its context tokens, to map a predicted span back to the original text.
     """
     features: dict[str, Any] = {
-        "family": "qa",
-        "task": task.name,
-        "ids": [e["id"] for e in examples],
-        "label_names": [],
-        "max_length": max_length,
-        # so that fine-tuning and prediction pad without loading the tokenizer (seconds)
-        "pad_id": tokenizer.pad_token_id,
+        **feature_header(tokenizer, examples, task, max_length, ()),
         "contexts": [e["context"] for e in examples],
         "answers": [e["answers"]["text"] for e in examples],
         "input_ids": [],

@@ -7,7 +7,7 @@ shape of the labels, how predictions are read back, and the dev score. A head is
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import torch
@@ -27,16 +27,19 @@ def _outputs(
     progress: bool,
     dtype: torch.dtype | None = None,
     fields: tuple[str, ...] = ("logits",),
+    collate_batch: Callable[[dict[str, Any], Sequence[int], int], dict] = collate,
+    length: Callable[[Any], int] = len,
 ) -> Iterator[tuple[list[int], dict[str, torch.Tensor]]]:
     """Yield (indices, {field: fp32 CPU tensor}) over length-sorted batches, on the model's
-    device, under inference mode (and autocast to ``dtype`` when given)."""
+    device, under inference mode (and autocast to ``dtype`` when given). A head whose examples
+    are not one sequence each passes its own ``collate_batch`` and ``length``."""
     model.eval()
     device = model_device(model)
-    batches = length_sorted_batches(features, batch_size)
+    batches = length_sorted_batches(features, batch_size, length)
     with inference(device, dtype):
         bar = progress_bar(iterable=batches, desc="predict", unit="batch", disable=not progress)
         for indices in bar:
-            outputs = model(**to_device(collate(features, indices, pad_id), device))
+            outputs = model(**to_device(collate_batch(features, indices, pad_id), device))
             yield indices, {name: getattr(outputs, name).float().cpu() for name in fields}
 
 

@@ -54,13 +54,15 @@ def _embed(model, tokenizer, usage, layers, texts, batch_size) -> dict:
 
 def retrieve_tatoeba(
     model_dir: str | Path,
-    examples: list[dict[str, Any]],
+    splits: dict[str, list[dict[str, Any]]],
     layer_choices: list,
     batch_size: int,
     device: str = "auto",
     precision: str = "auto",
 ) -> list[dict[str, Any]]:
-    """Nearest-neighbour records of one Tatoeba language (see :func:`tatoeba_records`)."""
+    """Nearest-neighbour records of one Tatoeba language (see :func:`tatoeba_records`);
+    ``splits`` holds the one evaluated split, as :func:`mine_bucc`'s holds every split."""
+    (examples,) = splits.values()
     model, tokenizer, usage, layers = load_encoder(model_dir, layer_choices, device, precision)
     foreign = _embed(model, tokenizer, usage, layers, [e["src"] for e in examples], batch_size)
     english = _embed(model, tokenizer, usage, layers, [e["tgt"] for e in examples], batch_size)

@@ -80,23 +80,16 @@ class MultipleChoiceHead:
         self, features: dict[str, Any], indices: Sequence[int], pad_id: int
     ) -> dict[str, torch.Tensor]:
         """Every choice of every example padded to one width: (examples, choices, width)."""
-        rows = [choice for i in indices for choice in features["input_ids"][i]]
+        from mte.batching import collate
+
         choices = len(features["input_ids"][indices[0]])
-        width = max(len(row) for row in rows)
-        shape = (len(indices), choices, width)
-        input_ids = torch.full((len(rows), width), pad_id, dtype=torch.long)
-        attention_mask = torch.zeros((len(rows), width), dtype=torch.long)
-        for r, row in enumerate(rows):
-            input_ids[r, : len(row)] = torch.tensor(row, dtype=torch.long)
-            attention_mask[r, : len(row)] = 1
-        batch = {"input_ids": input_ids.view(shape), "attention_mask": attention_mask.view(shape)}
-        if "token_type_ids" in features:
-            types = [t for i in indices for t in features["token_type_ids"][i]]
-            token_types = torch.zeros((len(rows), width), dtype=torch.long)
-            for r, row in enumerate(types):
-                token_types[r, : len(row)] = torch.tensor(row, dtype=torch.long)
-            batch["token_type_ids"] = token_types.view(shape)
-        return batch
+        flat = {
+            name: [row for i in indices for row in features[name][i]]
+            for name in ("input_ids", "token_type_ids")
+            if name in features
+        }
+        batch = collate(flat, range(len(flat["input_ids"])), pad_id)
+        return {name: tensor.view(len(indices), choices, -1) for name, tensor in batch.items()}
 
     def batch_targets(self, features: dict[str, Any], indices: Sequence[int]) -> dict:
         return {"labels": torch.tensor([features["labels"][i] for i in indices])}
@@ -111,22 +104,23 @@ class MultipleChoiceHead:
         dtype: torch.dtype | None = None,
     ) -> list[int]:
         """The best choice of every example, in the features' order."""
-        from mte.device import inference, model_device, to_device
-        from mte.logs import progress_bar
+        from mte.heads import _outputs
 
-        model.eval()
-        device = model_device(model)
-        count = len(features["input_ids"])
-        order = sorted(range(count), key=lambda i: max(map(len, features["input_ids"][i])))
-        batches = [order[start : start + batch_size] for start in range(0, count, batch_size)]
-        predictions = [0] * count
-        with inference(device, dtype):
-            bar = progress_bar(iterable=batches, desc="predict", unit="batch", disable=not progress)
-            for indices in bar:
-                batch = to_device(self.collate(features, indices, pad_id), device)
-                best = model(**batch).logits.float().argmax(dim=-1).tolist()
-                for index, choice in zip(indices, best, strict=True):
-                    predictions[index] = choice
+        predictions = [0] * len(features["input_ids"])
+        for indices, outputs in _outputs(
+            model,
+            features,
+            batch_size,
+            pad_id,
+            progress,
+            dtype,
+            collate_batch=self.collate,
+            length=lambda choices: max(map(len, choices)),
+        ):
+            for index, choice in zip(
+                indices, outputs["logits"].argmax(dim=-1).tolist(), strict=True
+            ):
+                predictions[index] = choice
         return predictions
 
     def gold(self, features: dict[str, Any]) -> list[int]:
@@ -158,28 +152,19 @@ class MultipleChoice(TaskFamily):
         return [_example(dict(row), "the row", n, name) for n, row in enumerate(dataset, 1)]
 
     def tokenize(self, tokenizer, examples, task, options: dict) -> dict[str, Any]:
+        from mte.features import encode_pairs, feature_header
+
         max_length = options["max_length"]
-        features: dict[str, Any] = {
-            "family": self.name,
-            "task": task.name,
-            "ids": [e["id"] for e in examples],
-            "input_ids": [],
-            "labels": [e["label"] for e in examples],
-            "label_names": [],
-            "max_length": max_length,
-            "pad_id": tokenizer.pad_token_id,
-        }
+        features = feature_header(tokenizer, examples, task, max_length, ())
+        features.update(input_ids=[], labels=[e["label"] for e in examples])
         keep_types = "token_type_ids" in tokenizer.model_input_names
         if keep_types:
             features["token_type_ids"] = []
         truncated = 0
         for example in examples:
             firsts = [first_sentence(example)] * len(example["choices"])
-            encoded = tokenizer(
-                firsts, example["choices"], truncation="longest_first", max_length=max_length
-            )
-            full = tokenizer(firsts, example["choices"], truncation=False)["input_ids"]
-            truncated += any(len(ids) > max_length for ids in full)
+            encoded, cut = encode_pairs(tokenizer, firsts, example["choices"], max_length)
+            truncated += any(cut)
             features["input_ids"].append(encoded["input_ids"])
             if keep_types:
                 features["token_type_ids"].append(encoded["token_type_ids"])

@@ -24,14 +24,17 @@ class Retrieval(TaskFamily):
 
         return tatoeba_from_hub(dataset, name)
 
-    def retrieve(self, model_dir, splits: dict[str, list], options: dict) -> list[dict]:
-        """Nearest neighbours of every sentence (``splits``: the evaluated split's examples)."""
-        from mte.retrieve import retrieve_tatoeba
+    # the function of mte.retrieve that embeds and searches a task's splits
+    search: str = "retrieve_tatoeba"
 
-        (examples,) = splits.values()
-        return retrieve_tatoeba(
+    def retrieve(self, model_dir, splits: dict[str, list], options: dict) -> list[dict]:
+        """Nearest neighbours (Tatoeba: ``splits`` holds the evaluated split) or candidate
+        pairs of every split (BUCC: dev sets the threshold the evaluated split uses)."""
+        from mte import retrieve
+
+        return getattr(retrieve, self.search)(
             model_dir,
-            examples,
+            splits,
             options["layers"],
             options["batch_size"],
             device=options["device"],
@@ -56,6 +59,7 @@ class Mining(Retrieval):
     name = "mining"
     extra_eval_splits = ("dev",)
     per_example_statistics = False
+    search = "mine_bucc"
 
     def read_files(self, task, paths: list[Path], language: str) -> list[dict[str, Any]]:
         from mte.readers.retrieval import read_bucc
@@ -66,19 +70,6 @@ class Mining(Retrieval):
         from mte.readers.retrieval import bucc_from_hub
 
         return bucc_from_hub(dataset, name, language)
-
-    def retrieve(self, model_dir, splits: dict[str, list], options: dict) -> list[dict]:
-        """Candidate pairs of every split (dev sets the threshold the evaluated split uses)."""
-        from mte.retrieve import mine_bucc
-
-        return mine_bucc(
-            model_dir,
-            splits,
-            options["layers"],
-            options["batch_size"],
-            device=options["device"],
-            precision=options["precision"],
-        )
 
     def score(self, task, predictions, gold, paths: dict) -> dict[str, Any]:
         from mte.scoring import score_mining

@@ -1,6 +1,7 @@
 """GLUE (Wang et al. 2019): English only, scored on dev (the test labels are not public), as
 the XLM-R paper's Table 4 reports it."""
 
+from mte.specs._templates import HUB_SPLITS
 from mte.tasks import Task
 
 # the GLUE release's files of each task (path: e.g. glue_data/MRPC)
@@ -17,7 +18,7 @@ def glue_task(name: str, title: str, **fields) -> Task:
         labels=("0", "1"),
         primary_metric="accuracy",
         hub_id="nyu-mll/glue",
-        hub_splits={"train": "train", "dev": "validation", "test": "test"},
+        hub_splits=HUB_SPLITS,
         hub_configs={"en": ("nyu-mll/glue", name.replace("_mm", ""))},
         default_eval_split="dev",
         files=GLUE_FILES,
@@ -25,6 +26,19 @@ def glue_task(name: str, title: str, **fields) -> Task:
         reference="Wang et al. 2019 (GLUE); XLM-R Table 4 (dev)",
     )
     return Task(**{**defaults, **fields})
+
+
+def mnli_task(name: str, title: str, dev_set: str, **fields) -> Task:
+    """MNLI, one task per dev set (matched: the training genres; mismatched: others)."""
+    return glue_task(
+        name,
+        title,
+        labels=("entailment", "neutral", "contradiction"),
+        hub_text_columns=("premise", "hypothesis"),
+        hub_splits={**HUB_SPLITS, "dev": f"validation_{dev_set}", "test": f"test_{dev_set}"},
+        files={**GLUE_FILES, "dev": (f"dev_{dev_set}.tsv",), "test": (f"test_{dev_set}.tsv",)},
+        **fields,
+    )
 
 
 GLUE_TASKS = (
@@ -74,23 +88,8 @@ GLUE_TASKS = (
         hub_text_columns=("sentence1", "sentence2"),
         table_columns=("sentence1", "sentence2", "score"),
     ),
-    glue_task(
-        "mnli",
-        "MNLI-m",
-        labels=("entailment", "neutral", "contradiction"),
-        hub_text_columns=("premise", "hypothesis"),
-        hub_splits={"train": "train", "dev": "validation_matched", "test": "test_matched"},
-        files={**GLUE_FILES, "dev": ("dev_matched.tsv",), "test": ("test_matched.tsv",)},
-    ),
-    glue_task(
-        "mnli_mm",
-        "MNLI-mm",
-        labels=("entailment", "neutral", "contradiction"),
-        hub_text_columns=("premise", "hypothesis"),
-        hub_splits={"train": "train", "dev": "validation_mismatched", "test": "test_mismatched"},
-        files={**GLUE_FILES, "dev": ("dev_mismatched.tsv",), "test": ("test_mismatched.tsv",)},
-        models_of="mnli",
-    ),
+    mnli_task("mnli", "MNLI-m", "matched"),
+    mnli_task("mnli_mm", "MNLI-mm", "mismatched", models_of="mnli"),
     glue_task(
         "qnli",
         "QNLI",

@@ -1,6 +1,6 @@
 """TyDiQA-GoldP (Clark et al. 2020): the gold-passage task of TyDi QA, 9 languages."""
 
-from mte.specs._templates import qa_task
+from mte.specs._templates import HUB_SPLITS, qa_task
 
 # TyDiQA-GoldP's languages, with the names that begin the ids of its released examples
 TYDIQA_ID_NAMES = {
@@ -16,7 +16,8 @@ TASKS = (
         languages=TYDIQA_LANGUAGES,
         hub_id="google/xtreme",
         # GoldP has train and dev sets; XTREME evaluates on dev (its "test")
-        hub_splits={"train": "train", "dev": "validation", "test": "validation"},
+        # the hub release has no test split: its validation split is the evaluation set
+        hub_splits={**HUB_SPLITS, "test": "validation"},
         # google/xtreme's "tydiqa" config holds all languages; ids name the language
         hub_configs={lang: ("google/xtreme", "tydiqa") for lang in TYDIQA_LANGUAGES},
         hub_id_prefixes={lang: f"{name}-" for lang, name in TYDIQA_ID_NAMES.items()},

@@ -3,6 +3,7 @@ zero-shot from English COPA (Roemmele et al. 2011), as XTREME-R's scripts/train_
 fine-tunes (there after SIQa; here on COPA alone), and translate-test from the release's
 data-gmt/ (the same items machine-translated into English)."""
 
+from mte.specs._templates import HUB_SPLITS
 from mte.tasks import Task
 
 XCOPA_LANGUAGES = ("et", "ht", "id", "it", "qu", "sw", "ta", "th", "tr", "vi", "zh")
@@ -23,7 +24,7 @@ TASKS = (
             "test": ("data/{lang}/test.{lang}.jsonl", "{lang}/test.{lang}.jsonl"),
         },
         hub_id="cambridgeltl/xcopa",
-        hub_splits={"train": "train", "dev": "validation", "test": "test"},
+        hub_splits=HUB_SPLITS,
         hub_configs={
             "en": ("aps/super_glue", "copa"),
             **{lang: ("cambridgeltl/xcopa", lang) for lang in XCOPA_LANGUAGES},

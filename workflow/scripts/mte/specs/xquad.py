@@ -1,6 +1,6 @@
 """XQuAD (Artetxe et al. 2020): SQuAD v1.1's dev set translated into 10 languages."""
 
-from mte.specs._templates import qa_task
+from mte.specs._templates import HUB_SPLITS, qa_task
 
 XQUAD_LANGUAGES = ("en", "es", "de", "el", "ru", "tr", "ar", "vi", "th", "zh", "hi")
 
@@ -12,7 +12,8 @@ TASKS = (
         hub_id="google/xquad",
         parallel_test_sets=True,
         # XQuAD is one evaluation set, released as the hub's validation split
-        hub_splits={"train": "train", "dev": "validation", "test": "validation"},
+        # the hub release has no test split: its validation split is the evaluation set
+        hub_splits={**HUB_SPLITS, "test": "validation"},
         hub_configs={lang: ("google/xquad", f"xquad.{lang}") for lang in XQUAD_LANGUAGES},
         qa_normalization="squad",
         models_of="squad",
