@@ -12,8 +12,11 @@ from mte.data import materialize
 from mte.errors import InputError
 from mte.metrics import binary_f1, matthews_corrcoef, pearson, spearman
 from mte.readers.pairs import read_pairs
-from mte.tables import glue_average, glue_markdown, glue_table
+from mte.suites import get_suite
+from mte.summary import metrics_markdown, metrics_table, suite_average
 from mte.tasks import GLUE_TASKS, TASKS
+
+GLUE = get_suite("glue")
 
 
 def _files(folder: Path, name: str) -> dict:
@@ -148,7 +151,7 @@ def test_glue_average_with_two_metric_tasks() -> None:
         "mnli_mm": {"accuracy": 0.7},
         "stsb": {"pearson": 0.88, "spearman": 0.86},
     }
-    assert glue_average(scores) == pytest.approx((0.5 + 0.85 + 0.75 + 0.87) / 4)
+    assert suite_average(scores, GLUE.merged) == pytest.approx((0.5 + 0.85 + 0.75 + 0.87) / 4)
 
 
 def test_glue_table_means_seeds_then_averages_tasks() -> None:
@@ -163,7 +166,7 @@ def test_glue_table_means_seeds_then_averages_tasks() -> None:
             "metrics": metrics,
         }
 
-    table = glue_table(
+    table = metrics_table(
         [
             score("mrpc", 1, {"f1": 0.90, "accuracy": 0.80}),
             score("mrpc", 2, {"f1": 0.80, "accuracy": 0.70}),
@@ -171,6 +174,7 @@ def test_glue_table_means_seeds_then_averages_tasks() -> None:
             score("stsb", 2, {"pearson": 0.70, "spearman": 0.60}),
         ],
         tasks,
+        GLUE,
     )
     row = table.iloc[0]
     # MRPC: f1 85, acc 75 -> 80; STS-B: pearson 65, spearman 55 -> 60; GLUE 70
@@ -187,24 +191,25 @@ def test_the_glue_average_is_the_xlmr_tables_six_tasks_cola_and_rte_outside() ->
     def score(task: str, metrics: dict) -> dict:
         return {"model": "m", "setting": "zero-shot", "seed": 1, "task": task, "metrics": metrics}
 
-    table = glue_table(
+    table = metrics_table(
         [
             score("sst2", {"accuracy": 0.9}),
             score("cola", {"mcc": 0.5}),
             score("rte", {"accuracy": 0.7}),
         ],
         tasks,
+        GLUE,
     )
     row = table.iloc[0]
     assert row["avg"] == pytest.approx(90.0)
     assert row["avg_all"] == pytest.approx((90.0 + 50.0 + 70.0) / 3)
-    markdown = glue_markdown(table, tasks)
+    markdown = metrics_markdown(table, tasks, GLUE)
     assert "| SST-2 | CoLA | RTE | avg | avg_all |" in markdown  # the XLM-R table's order
     assert "avg_all: over every task run, CoLA and RTE included" in markdown
 
 
 def test_the_published_glue_average_is_compared_only_over_the_same_six_tasks() -> None:
-    from mte.tables import glue_with_references
+    from mte.summary import metrics_with_references
 
     reference = {
         "paper": "xlmr-paper", "table": "Table 4", "protocol": "GLUE dev", "source": "its text",
@@ -213,14 +218,15 @@ def test_the_published_glue_average_is_compared_only_over_the_same_six_tasks() -
     }  # fmt: skip
     tasks = [t for t in GLUE_TASKS if t.name in ("sst2", "stsb")]
     score = {"model": "m", "setting": "zero-shot", "seed": 1}
-    table = glue_table(
+    table = metrics_table(
         [
             {**score, "task": "sst2", "metrics": {"accuracy": 0.9}},
             {**score, "task": "stsb", "metrics": {"pearson": 0.8, "spearman": 0.7}},
         ],
         tasks,
+        GLUE,
     )
-    rows = glue_with_references(table, [reference], tasks)
+    rows = metrics_with_references(table, [reference], tasks, GLUE)
     published, delta = rows.iloc[1], rows.iloc[2]
     assert published["sst2_accuracy"] == 95.0 and pd.isna(published["stsb_pearson"])
     assert published["avg"] == 91.8 and pd.isna(delta["avg"])

@@ -9,7 +9,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from mte.summary import summary_markdown, summary_with_references, transfer_gap, xtreme_summary
+from mte.suites import get_suite
+from mte.summary import summary_markdown, summary_with_references, task_score_table, transfer_gap
 from mte.tables import task_table, to_latex, to_markdown, with_references
 
 
@@ -19,6 +20,8 @@ def _score(task: str, language: str, seed: int = 1, model: str = "m", **metrics:
         "language": language, "metrics": metrics,
     }  # fmt: skip
 
+
+XTREME = get_suite("xtreme_summary")
 
 SCORES = [
     _score("xnli", "en", accuracy=0.8),
@@ -32,7 +35,7 @@ SCORES = [
 
 
 def test_summary_by_hand() -> None:
-    row = xtreme_summary(SCORES, ["xnli", "xquad", "tatoeba"]).iloc[0]
+    row = task_score_table(SCORES, ["xnli", "xquad", "tatoeba"]).iloc[0]
     # XNLI (80 + 60 + 70) / 3 = 70; XQuAD en (60+40)/2 = 50, de (50+30)/2 = 40 -> 45;
     # Tatoeba (90 + 70) / 2 = 80; mean over tasks (70 + 45 + 80) / 3 = 65
     assert row["xnli"] == pytest.approx(70.0)
@@ -58,7 +61,7 @@ def test_seeds_average_per_seed_then_over_seeds() -> None:
         _score("xnli", "en", seed=2, accuracy=0.70),
         _score("xnli", "de", seed=2, accuracy=0.70),
     ]
-    row = xtreme_summary(scores, ["xnli"]).iloc[0]
+    row = task_score_table(scores, ["xnli"]).iloc[0]
     # seed 1: 70, seed 2: 70 -> 70; gap from the seed means: en 75 - de 65 = 10
     assert row["xnli"] == pytest.approx(70.0) and row["seeds"] == 2
     assert row["gap_xnli"] == pytest.approx(10.0)
@@ -100,12 +103,12 @@ def test_published_and_delta_rows() -> None:
     markdown = to_markdown(rows, ["en", "de", "es"], "XNLI")
     assert "| m | zero-shot (ours - published: paper Table 1, one run) | -5.0 | -10.0 |" in markdown
     summary = summary_with_references(
-        xtreme_summary(SCORES[:5], ["xnli", "xquad"]), references, ["xnli", "xquad"]
+        task_score_table(SCORES[:5], ["xnli", "xquad"]), references, ["xnli", "xquad"], XTREME
     )
     # published XQuAD (60 + 40) / 2 = 50; average (75 + 50) / 2 = 62.5; ours (70 + 45) / 2
     assert summary.iloc[1]["xquad"] == pytest.approx(50.0)
     assert summary.iloc[2]["avg"] == pytest.approx(57.5 - 62.5)
-    assert "Cross-lingual transfer gap" in summary_markdown(summary, ["xnli", "xquad"])
+    assert "Cross-lingual transfer gap" in summary_markdown(summary, ["xnli", "xquad"], XTREME)
 
 
 def test_two_papers_publishing_one_cell_give_two_labelled_rows() -> None:
@@ -159,7 +162,6 @@ def test_latex_booktabs_table(tmp_path: Path) -> None:
 
 
 def test_a_setting_not_every_task_runs_has_no_row() -> None:
-    from mte.summary import xtreme_summary
 
     def score(task: str, setting: str, language: str, value: float) -> dict:
         return {
@@ -176,19 +178,21 @@ def test_a_setting_not_every_task_runs_has_no_row() -> None:
         score("xnli", "translate-train", "en", 0.8),
         score("xnli", "translate-train", "de", 0.7),
     ]
-    table = xtreme_summary(scores, ["xnli", "pawsx"])
+    table = task_score_table(scores, ["xnli", "pawsx"])
     assert list(table["setting"]) == ["zero-shot"]
     # (70 + 80) / 2
     assert table.loc[0, "avg"] == pytest.approx(75.0)
     with pytest.raises(ValueError, match="no model and setting has scores for every task"):
-        xtreme_summary(scores[4:], ["xnli", "pawsx"])
+        task_score_table(scores[4:], ["xnli", "pawsx"])
 
 
 def test_a_summary_without_all_nine_tasks_says_what_it_averages() -> None:
-    from mte.summary import XTREME_TASKS, summary_title
+    from mte.summary import summary_title
 
-    markdown = summary_markdown(xtreme_summary(SCORES[:5], ["xnli", "xquad"]), ["xnli", "xquad"])
+    markdown = summary_markdown(
+        task_score_table(SCORES[:5], ["xnli", "xquad"]), ["xnli", "xquad"], XTREME
+    )
     first = markdown.splitlines()[0]
     assert first.startswith("# Partial XTREME summary: the average is over 2 of XTREME's 9 tasks")
     assert "(xnli, xquad); missing: pawsx, udpos, panx, mlqa, tydiqa, bucc, tatoeba" in first
-    assert summary_title(list(XTREME_TASKS)) == "XTREME summary (QA: (F1 + EM) / 2; %)"
+    assert summary_title(list(XTREME.tasks), XTREME) == "XTREME summary (QA: (F1 + EM) / 2; %)"

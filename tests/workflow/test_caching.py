@@ -140,7 +140,7 @@ def test_adding_a_language_reruns_only_that_language(
         "score": 1,
         "aggregate": 1,
         # the figures and the XTREME summary read every score
-        "summarize_xtreme": 1,
+        "summarize": 1,
         "plot_heatmap": 1,
         "plot_transfer_gaps": 1,
         "all": 1,
@@ -162,7 +162,7 @@ def test_changing_the_learning_rate_reruns_that_task_only(
         "predict": languages,
         "score": languages,
         "aggregate": 1,
-        "summarize_xtreme": 1,
+        "summarize": 1,
         "plot_heatmap": 1,
         "plot_transfer_gaps": 1,
         "all": 1,

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from mte.suites import all_suites
 from tests.workflow.snakemake_runner import REPO, job_counts, run_snakemake
 
 pytestmark = pytest.mark.workflow
@@ -132,12 +133,17 @@ def test_xlmr_config_builds_its_dag_offline(tmp_path: Path) -> None:
     done = run_snakemake(tmp_path, REPO / "config" / "xlmr.yaml", "-n")
     assert done.returncode == 0, done.stderr[-3000:]
     counts = job_counts(done.stdout + done.stderr)
-    models = len(yaml.safe_load((REPO / "config" / "xlmr.yaml").read_text())["models"])
+    config = yaml.safe_load((REPO / "config" / "xlmr.yaml").read_text())
+    models = len(config["models"])
     # per model: XNLI (five seeds, as Table 1), CoNLL, SQuAD (for MLQA) zero-shot, CoNLL
     # multilingual, 8 GLUE tasks (MNLI-mm scores MNLI's fine-tune); CoNLL in-language per language
     assert counts["finetune"] == (5 + 11) * models
     assert counts["finetune_per_language"] == 3 * models
-    assert counts["aggregate_glue"] == 1
+    # one summary per suite with a configured task: GLUE, and a partial XTREME summary
+    # (XNLI, MLQA)
+    suites = [s for s in all_suites().values() if s.configured(config["tasks"])]
+    assert [s.name for s in suites] == ["glue", "xtreme_summary"]
+    assert counts["summarize"] == len(suites)
 
 
 def test_translations_by_a_model_are_jobs_of_their_own(tmp_path: Path) -> None:

@@ -27,54 +27,32 @@ rule aggregate:
         "../scripts/aggregate.py"
 
 
-# GLUE's summary: every configured GLUE task side by side, with the GLUE average
-rule aggregate_glue:
-    input:
-        scores=lambda wc: [path for task in glue_tasks() for path in task_scores(task)],
-        references=reference_files(),
-    output:
-        csv="results/runs/{run}/tables/glue.csv",
-        md="results/runs/{run}/tables/glue.md",
-    log:
-        "results/logs/aggregate/{run}/glue.log",
-    benchmark:
-        "results/benchmarks/aggregate/{run}/glue.tsv"
-    conda:
-        "../../envs/mte.yaml"
-    threads: 1
-    resources:
-        **job_resources("light"),
-    params:
-        tasks=glue_tasks(),
-    script:
-        "../scripts/aggregate_glue.py"
-
-
-# XTREME's summary: one score per task, the mean over tasks and the transfer gaps
-rule summarize_xtreme:
+# a suite's summary (GLUE; XTREME's summary): its configured tasks side by side, with the
+# suite's average and the published rows (suites are data: mte.suites, specs' SUITES)
+rule summarize:
     input:
         scores=lambda wc: [
-            path for task in xtreme_tasks() for path in task_scores(task)
+            path for task in suite_tasks(wc.suite) for path in task_scores(task)
         ],
         references=reference_files(),
     output:
         csv=report(
-            "results/runs/{run}/tables/xtreme_summary.csv",
-            caption="../report/xtreme_summary.rst",
+            "results/runs/{run}/tables/{suite}.csv",
+            caption="../report/suite_table.rst",
             category="Tables",
         ),
-        md="results/runs/{run}/tables/xtreme_summary.md",
-        tex="results/runs/{run}/tables/xtreme_summary.tex",
+        md="results/runs/{run}/tables/{suite}.md",
+        tex="results/runs/{run}/tables/{suite}.tex",
     log:
-        "results/logs/aggregate/{run}/xtreme_summary.log",
+        "results/logs/aggregate/{run}/{suite}.log",
     benchmark:
-        "results/benchmarks/aggregate/{run}/xtreme_summary.tsv"
+        "results/benchmarks/aggregate/{run}/{suite}.tsv"
     conda:
         "../../envs/mte.yaml"
     threads: 1
     resources:
         **job_resources("light"),
     params:
-        tasks=xtreme_tasks(),
+        tasks=lambda wc: suite_tasks(wc.suite),
     script:
-        "../scripts/summarize_xtreme.py"
+        "../scripts/summarize.py"

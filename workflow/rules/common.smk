@@ -31,9 +31,8 @@ from mte.config import (  # noqa: E402
 from mte.errors import MteError  # noqa: E402
 from mte.families import family_of  # noqa: E402
 from mte.references import find_reference, load_references  # noqa: E402
-from mte.summary import XTREME_TASKS  # noqa: E402
+from mte.suites import all_suites  # noqa: E402
 from mte.tasks import (
-    GLUE_TASKS,
     SPLITS,
     TASKS,
     TRANSLATED_SPLITS,
@@ -103,6 +102,7 @@ wildcard_constraints:
     variant=KEY_PATTERN,
     run=re.escape(RUN),
     task="|".join(TASKS),
+    suite="|".join(all_suites()),
     # ISO 639 codes (en), FLORES-200 codes (eng_Latn) and G-XLT pairs (en-de)
     lang=r"[a-z]{2,3}(?:_[A-Z][a-z]{3})?(?:-[a-z]{2,3})?",
     split="|".join(SPLITS),
@@ -327,14 +327,9 @@ def evaluated_tasks():
     return [task for task in config["tasks"] if not get_task(task).train_only]
 
 
-def glue_tasks():
-    """The configured GLUE tasks, in the order of the XLM-R paper's GLUE table."""
-    return [task.name for task in GLUE_TASKS if task.name in config["tasks"]]
-
-
-def xtreme_tasks():
-    """The configured tasks of XTREME, in its order."""
-    return [task for task in XTREME_TASKS if task in config["tasks"]]
+def suite_tasks(suite):
+    """The configured tasks of a suite, in its paper's order."""
+    return all_suites()[suite].configured(config["tasks"])
 
 
 def all_settings():
@@ -414,10 +409,12 @@ def all_tables():
         for task in pseudo_test_tasks()
         for ext in ("csv", "md", "json")
     ]
-    if glue_tasks():
-        tables += [f"results/runs/{RUN}/tables/glue.{ext}" for ext in ("csv", "md")]
-    if xtreme_tasks():
-        tables += [f"results/runs/{RUN}/tables/xtreme_summary.{ext}" for ext in formats]
+    tables += [
+        f"results/runs/{RUN}/tables/{suite}.{ext}"
+        for suite in all_suites()
+        if suite_tasks(suite)
+        for ext in formats
+    ]
     return tables
 
 

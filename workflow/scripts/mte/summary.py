@@ -1,4 +1,6 @@
-"""XTREME's summary: one score per task, their mean, and the cross-lingual transfer gap."""
+"""Suite tables (mte.suites), in their two layouts: "task_score" (XTREME's summary: one score
+per task, their mean, and the cross-lingual transfer gap) and "metrics" (GLUE: a column per
+metric of each task, and the suite's average)."""
 
 from __future__ import annotations
 
@@ -7,13 +9,13 @@ from typing import Any
 import pandas as pd
 
 from mte.families import family_of
-from mte.tables import AVERAGE
-from mte.tasks import get_task
+from mte.suites import Suite
+from mte.tables import AVERAGE, DELTA, _cell, _label, _latex_escape, to_latex
+from mte.tasks import Task, get_task
 
-# XTREME's nine tasks in its Table 2 order
-XTREME_TASKS = ("xnli", "pawsx", "udpos", "panx", "xquad", "mlqa", "tydiqa", "bucc", "tatoeba")
-# where the summary's published rows come from: XTREME's own task scores
-SUMMARY_SOURCE = ("xtreme", "Table 2")
+# the average over every task of a suite whose headline average covers only some
+ALL_AVERAGE = "avg_all"
+NUMBER_WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()
 
 
 def language_score(score: dict[str, Any]) -> float:
@@ -33,7 +35,7 @@ def transfer_gap(per_language: dict[str, float], english: str = "en") -> float |
     return per_language[english] - sum(others) / len(others)
 
 
-def xtreme_summary(scores: list[dict[str, Any]], tasks: list[str]) -> pd.DataFrame:
+def task_score_table(scores: list[dict[str, Any]], tasks: list[str]) -> pd.DataFrame:
     """Rows model x setting: per task the mean over its languages (mean over seeds), the
     unweighted mean over the tasks, and ``gap_{task}``, the transfer gap. A setting that not
     every task runs (tasks may have their own settings) has no average, so no row."""
@@ -72,12 +74,15 @@ def xtreme_summary(scores: list[dict[str, Any]], tasks: list[str]) -> pd.DataFra
 
 
 def summary_with_references(
-    table: pd.DataFrame, references: list[dict[str, Any]], tasks: list[str]
+    table: pd.DataFrame,
+    references: list[dict[str, Any]],
+    tasks: list[str],
+    suite: Suite,
 ) -> pd.DataFrame:
-    """``table`` with a published row (XTREME's Table 2 task scores; QA as (F1 + EM) / 2, so
-    only where both were read) and a delta row after each model whose name has them. The
-    published average is the mean of the published tasks when every task of the table has one.
-    """
+    """``table`` with a published row (the suite's published table's task scores, e.g.
+    XTREME's Table 2; QA as (F1 + EM) / 2, so only where both were read) and a delta row after
+    each model whose name has them. The published average is the mean of the published tasks
+    when every task of the table has one."""
     from mte.references import find_references, label
     from mte.tables import interleave_published
 
@@ -88,7 +93,7 @@ def summary_with_references(
             entries = [
                 entry
                 for entry in find_references(references, model, task, setting, metric)
-                if (entry["paper"], entry["table"]) == SUMMARY_SOURCE
+                if (entry["paper"], entry["table"]) == suite.published
                 and entry.get("average") is not None
             ]
             if not entries:
@@ -111,25 +116,23 @@ def summary_with_references(
     return interleave_published(table, published_of)
 
 
-def summary_title(tasks: list[str]) -> str:
-    """The summary's title: a run without all nine tasks says which it averages and which are
-    missing, so that its average is never read as XTREME's."""
-    missing = [task for task in XTREME_TASKS if task not in tasks]
+def summary_title(tasks: list[str], suite: Suite) -> str:
+    """The summary's title: a run without all of the suite's tasks says which it averages and
+    which are missing, so that its average is never read as the paper's."""
+    missing = [task for task in suite.tasks if task not in tasks]
     if not missing:
-        return "XTREME summary (QA: (F1 + EM) / 2; %)"
+        return f"{suite.title} ({suite.note})"
     return (
-        f"Partial XTREME summary: the average is over {len(tasks)} of XTREME's "
-        f"{len(XTREME_TASKS)} tasks ({', '.join(tasks)}); missing: {', '.join(missing)} "
-        "(QA: (F1 + EM) / 2; %)"
+        f"Partial {suite.title}: the average is over {len(tasks)} of {suite.short}'s "
+        f"{len(suite.tasks)} tasks ({', '.join(tasks)}); missing: {', '.join(missing)} "
+        f"({suite.note})"
     )
 
 
-def summary_markdown(table: pd.DataFrame, tasks: list[str]) -> str:
+def summary_markdown(table: pd.DataFrame, tasks: list[str], suite: Suite) -> str:
     """The summary in Markdown: task scores and average, then the transfer gaps."""
-    from mte.tables import _cell, _label
-
     titles = [get_task(t).title for t in tasks]
-    lines = [f"# {summary_title(tasks)}", ""]
+    lines = [f"# {summary_title(tasks, suite)}", ""]
     lines += ["| model | setting | " + " | ".join(titles) + f" | {AVERAGE} |"]
     lines.append("|---|---|" + "---:|" * (len(tasks) + 1))
     for _, row in table.iterrows():
@@ -154,3 +157,185 @@ def summary_markdown(table: pd.DataFrame, tasks: list[str]) -> str:
             ]
             lines.append(f"| {row['model']} | {row['setting']} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def task_score_suite(
+    suite: Suite, tasks: list[str], scores: list[dict[str, Any]], references: list[dict]
+) -> dict[str, str]:
+    """A "task_score" suite's tables: per-task averages, their mean and the transfer gaps,
+    with the published task scores beside the models that have them."""
+    table = task_score_table(scores, tasks)
+    table = summary_with_references(table, references, tasks, suite)
+    # the CSV says which of the suite's tasks its average covers, in every row
+    table["averaged"] = " ".join(tasks)
+    table["missing"] = " ".join(t for t in suite.tasks if t not in tasks)
+    latex = to_latex(
+        table.rename(columns={t: get_task(t).title for t in tasks}),
+        [get_task(t).title for t in tasks],
+        summary_title(tasks, suite) + ": mean over each task's languages",
+    )
+    return {
+        "csv": table.to_csv(index=False, float_format="%.2f"),
+        "md": summary_markdown(table, tasks, suite),
+        "tex": latex,
+    }
+
+
+def suite_average(task_metrics: dict[str, dict[str, float]], merged: dict[str, str]) -> float:
+    """A "metrics" suite's score (GLUE's): the mean over tasks of each task's score, a task
+    with several metrics (MRPC and QQP F1/accuracy, STS-B Pearson/Spearman) or merged with
+    another (MNLI matched/mismatched) scoring their mean."""
+    groups: dict[str, list[float]] = {}
+    for task, metrics in task_metrics.items():
+        groups.setdefault(merged.get(task, task), []).extend(metrics.values())
+    if not groups:
+        raise ValueError("no task scores")
+    return sum(sum(values) / len(values) for values in groups.values()) / len(groups)
+
+
+def metrics_table(scores: list[dict[str, Any]], tasks: list[Task], suite: Suite) -> pd.DataFrame:
+    """Rows model x setting; per task one column per metric (in percent, mean over seeds) and
+    the suite's average over the tasks it averages (``avg``; GLUE: the XLM-R paper's six Table 4
+    tasks); with other tasks run too (CoLA, RTE), ``avg_all`` averages every task."""
+    rows: dict[tuple[str, str], dict[str, dict[str, list[float]]]] = {}
+    for s in scores:
+        cell = rows.setdefault((s["model"], s["setting"]), {}).setdefault(s["task"], {})
+        for metric, value in s["metrics"].items():
+            cell.setdefault(metric, []).append(100.0 * value)
+    averaged = set(suite.averaged or suite.tasks)
+    records = []
+    for (model, setting), by_task in rows.items():
+        missing = [t.name for t in tasks if t.name not in by_task]
+        if missing:
+            raise ValueError(f"{model}, {setting}: no score for {', '.join(missing)}")
+        means = {
+            t.name: {m: sum(by_task[t.name][m]) / len(by_task[t.name][m]) for m in t.metrics}
+            for t in tasks
+        }
+        record: dict[str, Any] = {"model": model, "setting": setting}
+        for t in tasks:
+            for metric in t.metrics:
+                record[f"{t.name}_{metric}"] = means[t.name][metric]
+        headline = {name: m for name, m in means.items() if name in averaged}
+        record[AVERAGE] = suite_average(headline, suite.merged) if headline else float("nan")
+        if len(headline) < len(means):
+            record[ALL_AVERAGE] = suite_average(means, suite.merged)
+        records.append(record)
+    return pd.DataFrame(records)
+
+
+def _average_groups(suite: Suite) -> int:
+    return len({suite.merged.get(t, t) for t in suite.averaged or suite.tasks})
+
+
+def metrics_with_references(
+    table: pd.DataFrame, references: list[dict[str, Any]], tasks: list[Task], suite: Suite
+) -> pd.DataFrame:
+    """``table`` with the suite's published rows (GLUE: the XLM-R paper's Table 4) after each
+    model that has them. A published cell fills a task's column only where the task has one
+    metric (MNLI, QNLI, SST-2: accuracy); Table 4 names no metric for QQP, MRPC and STS-B, whose
+    columns stay empty. The published average is the paper's, over its tasks: compared with
+    ours only when the table has all of them."""
+    from mte.references import find_references, label
+    from mte.tables import interleave_published
+
+    averaged = set(suite.averaged or suite.tasks) - set(suite.merged)
+    complete = averaged <= {task.name for task in tasks}
+    groups = _average_groups(suite)
+    over = NUMBER_WORDS[groups] if groups < len(NUMBER_WORDS) else str(groups)
+
+    def published_of(row: pd.Series) -> list[tuple[str, dict[str, Any], set[str]]]:
+        found = []
+        for entry in find_references(references, row["model"], suite.name, row["setting"], "score"):
+            published: dict[str, Any] = {
+                f"{task.name}_{task.metrics[0]}": entry["values"].get(task.name)
+                for task in tasks
+                if len(task.metrics) == 1
+            }
+            published[AVERAGE] = entry.get("average")
+            if complete:
+                found.append((label(entry), published, set()))
+            else:
+                found.append((f"{label(entry)} (avg over its {over} tasks)", published, {AVERAGE}))
+        return found
+
+    return interleave_published(table, published_of)
+
+
+def _number(row: pd.Series, column: str) -> str:
+    value = row.get(column)
+    if value is None or pd.isna(value):
+        return ""
+    return f"{value:+.1f}" if row.get("row") == DELTA else f"{value:.1f}"
+
+
+def _metrics_grid(table: pd.DataFrame, tasks: list[Task]) -> tuple[list[str], list[list[str]]]:
+    """Header and printed rows of a "metrics" table: a task with two metrics reads
+    ``first/second``."""
+    averages = [AVERAGE, *([ALL_AVERAGE] if ALL_AVERAGE in table else [])]
+    header = ["model", "setting", *(t.title for t in tasks), *averages]
+    rows = []
+    for _, row in table.iterrows():
+        cells = []
+        for t in tasks:
+            values = [_number(row, f"{t.name}_{m}") for m in t.metrics]
+            cells.append("/".join(values) if any(values) else "")
+        cells += [_number(row, column) for column in averages]
+        rows.append([row["model"], _label(row), *cells])
+    return header, rows
+
+
+def _metrics_notes(table: pd.DataFrame, tasks: list[Task], suite: Suite) -> list[str]:
+    metrics = "; ".join(f"{t.title}: {'/'.join(t.metrics)}" for t in tasks)
+    note = f"{AVERAGE}: {suite.average_note}"
+    if ALL_AVERAGE in table:
+        rest = [get_task(t).title for t in suite.tasks if t not in (suite.averaged or suite.tasks)]
+        listed = ", ".join(rest[:-1]) + f" and {rest[-1]}" if len(rest) > 1 else "".join(rest)
+        note += f"; {ALL_AVERAGE}: over every task run, {listed} included"
+    return [f"Metrics - {metrics}.", f"{note}."]
+
+
+def metrics_markdown(table: pd.DataFrame, tasks: list[Task], suite: Suite) -> str:
+    """A "metrics" suite's table in Markdown, then the metrics and what the averages cover."""
+    header, rows = _metrics_grid(table, tasks)
+    lines = [f"# {suite.title} ({suite.note})", "", "| " + " | ".join(header) + " |"]
+    lines.append("|" + "---|" * 2 + "---:|" * (len(header) - 2))
+    lines += ["| " + " | ".join(cells) + " |" for cells in rows]
+    return "\n".join(lines) + "\n\n" + "\n\n".join(_metrics_notes(table, tasks, suite)) + "\n"
+
+
+def metrics_latex(table: pd.DataFrame, tasks: list[Task], suite: Suite) -> str:
+    """The same table as LaTeX with booktabs rules, its notes in the caption."""
+    header, rows = _metrics_grid(table, tasks)
+    lines = [
+        r"\begin{table}[t]",
+        r"\centering",
+        r"\small",
+        r"\begin{tabular}{ll" + "r" * (len(header) - 2) + "}",
+        r"\toprule",
+        " & ".join(_latex_escape(h) for h in ["Model", "Setting", *header[2:]]) + r" \\",
+        r"\midrule",
+    ]
+    lines += [" & ".join(_latex_escape(c) for c in cells) + r" \\" for cells in rows]
+    caption = " ".join([f"{suite.title} ({suite.note}).", *_metrics_notes(table, tasks, suite)])
+    lines += [
+        r"\bottomrule",
+        r"\end{tabular}",
+        r"\caption{" + _latex_escape(caption) + "}",
+        r"\end{table}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def metrics_suite(
+    suite: Suite, tasks: list[str], scores: list[dict[str, Any]], references: list[dict]
+) -> dict[str, str]:
+    """A "metrics" suite's tables (GLUE): every task run side by side, with the average."""
+    chosen = [get_task(name) for name in tasks]
+    table = metrics_table(scores, chosen, suite)
+    table = metrics_with_references(table, references, chosen, suite)
+    return {
+        "csv": table.to_csv(index=False, float_format="%.2f"),
+        "md": metrics_markdown(table, chosen, suite),
+        "tex": metrics_latex(table, chosen, suite),
+    }
