@@ -22,8 +22,8 @@ def run_snakemake(
     timeout: float | None = 1800,
 ) -> subprocess.CompletedProcess:
     """``snakemake --cores 2`` on ``repo``'s Snakefile (default: this checkout's) with
-    ``config`` in ``workdir``, its output captured unless ``capture`` is False. Another
-    checkout runs with its own package first on the path, whatever is installed."""
+    ``config`` in ``workdir``, its output captured unless ``capture`` is False. The checkout's
+    own package comes first on the path, whatever is installed (two checkouts compared)."""
     if isinstance(config, dict):
         config_path = workdir / "config.yaml"
         config_path.write_text(yaml.safe_dump(config), encoding="utf-8")
@@ -38,9 +38,8 @@ def run_snakemake(
         *args,
     ]  # fmt: skip
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
-    if repo != REPO:
-        scripts = [str(repo / "workflow" / "scripts"), os.environ.get("PYTHONPATH")]
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, scripts))
+    scripts = [str(repo / "workflow" / "scripts"), os.environ.get("PYTHONPATH")]
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, scripts))
     return subprocess.run(command, capture_output=capture, text=True, env=env, timeout=timeout)
 
 
