@@ -9,7 +9,6 @@ from snakemake.exceptions import WorkflowError
 sys.path.insert(0, str(Path(workflow.basedir) / "workflow" / "scripts"))
 
 from mte.config import (  # noqa: E402
-    PER_LANGUAGE_SETTINGS,
     SETTINGS,
     check_config,
     check_schema,
@@ -31,6 +30,11 @@ from mte.config import (  # noqa: E402
 from mte.errors import MteError  # noqa: E402
 from mte.families import family_of  # noqa: E402
 from mte.references import find_reference, load_references  # noqa: E402
+from mte.settings import (
+    TRANSFER_SETTINGS,
+    model_setting,
+    wildcard_pattern,
+)  # noqa: E402
 from mte.suites import all_suites  # noqa: E402
 from mte.tasks import (
     SPLITS,
@@ -228,13 +232,9 @@ def finetuned_dir(wc):
     if is_retrieval(wc.task):
         return f"resources/models/{wc.model}"
     task = model_task(wc.task)
-    setting = wc.setting
-    if setting == "translate-test" or (
-        setting == "translate-train" and wc.lang == train_language(task)
-    ):
-        setting = "zero-shot"
+    setting = model_setting(wc.setting, wc.lang, train_language(task))
     base = f"results/{wc.model}/{task}/{variant_of(task)}/{setting}/seed{wc.seed}/model"
-    return f"{base}/{wc.lang}" if setting in PER_LANGUAGE_SETTINGS else base
+    return f"{base}/{wc.lang}" if TRANSFER_SETTINGS[setting].per_language else base
 
 
 def evaluated_split(wc):

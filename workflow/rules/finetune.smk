@@ -10,7 +10,7 @@ rule finetune:
     benchmark:
         "results/benchmarks/finetune/{model}/{task}/{variant}/{setting}/seed{seed}.tsv"
     wildcard_constraints:
-        setting="zero-shot|multilingual|translate-train-all",
+        setting=wildcard_pattern(per_language=False),
     conda:
         "../../envs/mte.yaml"
     threads: config["threads"]["finetune"]
@@ -35,7 +35,7 @@ use rule finetune as finetune_per_language with:
     benchmark:
         "results/benchmarks/finetune/{model}/{task}/{variant}/{setting}/seed{seed}/{lang}.tsv"
     wildcard_constraints:
-        setting="in-language|translate-train",
+        setting=wildcard_pattern(per_language=True),
     params:
         hp=lambda wc: hyperparameters(wc.task),
         checkpoints=lambda wc: f"{run_dir(wc)}/checkpoints/{wc.lang}",

@@ -12,28 +12,15 @@ from typing import Any
 from mte.data import hub_location, resolve_files
 from mte.errors import ConfigError
 from mte.families import family_of
+from mte.settings import TRANSFER_SETTINGS
 from mte.tasks import TASKS, TRANSLATED_SPLITS, get_task
 
-# zero-shot: train on English, test every language; translate-train: per language, English
-# training data plus its machine translation into the language; translate-train-all: one model
-# on English and every translation; translate-test: each test set machine-translated into
-# English, predicted by the zero-shot model; in-language: one model per language, trained and
-# tested on it; multilingual: one model on every language's training data
-SETTINGS = (
-    "zero-shot",
-    "translate-train",
-    "translate-train-all",
-    "translate-test",
-    "in-language",
-    "multilingual",
-)
-# settings that fine-tune one model per evaluation language
-PER_LANGUAGE_SETTINGS = ("in-language", "translate-train")
-# settings that need machine translations, and the kind of translation each reads
+# the transfer settings' names, those with one model per language, and the kind of machine
+# translation each translation setting reads (the table: mte.settings)
+SETTINGS = tuple(TRANSFER_SETTINGS)
+PER_LANGUAGE_SETTINGS = tuple(name for name, s in TRANSFER_SETTINGS.items() if s.per_language)
 TRANSLATION_SETTINGS = {
-    "translate-train": "translate-train",
-    "translate-train-all": "translate-train",
-    "translate-test": "translate-test",
+    name: s.translation for name, s in TRANSFER_SETTINGS.items() if s.translation
 }
 
 
@@ -124,29 +111,29 @@ def training_splits(
 
     Translate-train models select their epoch on the English dev set, as XTREME's do.
     """
+    setting = TRANSFER_SETTINGS[setting]
+    if setting.reuses:
+        return training_splits(task_name, setting.reuses, language, config)
     english = get_task(task_name).train_language
     languages = task_languages(task_name, config)
     hp = config["tasks"][task_name].get("hyperparameters") or {}
-    if setting in ("zero-shot", "translate-test"):
-        # the XLM-R paper's single models select on the joint dev set of all languages
-        dev = languages if hp.get("dev_languages") == "all" else [english]
-        return {"train": [(english, "train")], "dev": [(lang, "dev") for lang in dev]}
-    if setting == "in-language":
-        return {"train": [(language, "train")], "dev": [(language, "dev")]}
-    if setting == "multilingual":
-        return {
-            "train": [(lang, "train") for lang in languages],
-            "dev": [(lang, "dev") for lang in languages],
-        }
-    targets = [language] if setting == "translate-train" else languages
-    translated = [(lang, "translate-train") for lang in targets if lang != english]
-    return {"train": [(english, "train"), *translated], "dev": [(english, "dev")]}
+    chosen = {"english": [english], "own": [language], "all": languages}
+    # the XLM-R paper's single models select on the joint dev set of all languages
+    chosen["dev_languages"] = languages if hp.get("dev_languages") == "all" else [english]
+    train = [(lang, "train") for lang in chosen[setting.trains_on]]
+    if setting.translated_training:
+        targets = chosen[setting.translated_training]
+        train += [(lang, "translate-train") for lang in targets if lang != english]
+    return {"train": train, "dev": [(lang, "dev") for lang in chosen[setting.selects_on]]}
 
 
 def evaluation_split(task_name: str, setting: str, language: str, config: dict[str, Any]) -> str:
     """The split a setting predicts for ``language``: translate-test reads the language's test
     set translated into English (English itself: its own test set)."""
-    if setting == "translate-test" and language != get_task(task_name).train_language:
+    if (
+        TRANSFER_SETTINGS[setting].translated_test
+        and language != get_task(task_name).train_language
+    ):
         return "translate-test"
     return eval_split_of(task_name, config)
 
@@ -322,7 +309,7 @@ def _check_translations(
     """A translation setting (or the pseudo test analysis) needs translations the task can use."""
     if not family_of(task).has_translations or task.group:
         raise ConfigError(asked_by, f"{task.title} has no translated data for '{what}'")
-    if task.models_of and what in ("translate-train", "translate-train-all"):
+    if task.models_of and TRANSLATION_SETTINGS.get(what) == "translate-train":
         raise ConfigError(
             asked_by,
             f"{task.title} evaluates the {task.models_of} fine-tunes; translate-train models of "
