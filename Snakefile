@@ -8,7 +8,10 @@ if not workflow.config_settings.configfiles:
     configfile: "config/config.yaml"
 
 
-include: "workflow/rules/common.smk"
+include: "workflow/rules/checks.smk"
+include: "workflow/rules/paths.smk"
+include: "workflow/rules/inputs.smk"
+include: "workflow/rules/targets.smk"
 include: "workflow/rules/download.smk"
 include: "workflow/rules/model.smk"
 include: "workflow/rules/tokenize.smk"

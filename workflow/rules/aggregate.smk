@@ -1,20 +1,20 @@
 rule aggregate:
     input:
-        scores=lambda wc: task_scores(wc.task),
+        scores=get_task_scores,
         references=reference_files(),
     output:
         csv=report(
-            "results/runs/{run}/tables/{task}.csv",
+            table_path("{task}", "csv"),
             caption="../report/task_table.rst",
             category="Tables",
         ),
-        md="results/runs/{run}/tables/{task}.md",
-        tex="results/runs/{run}/tables/{task}.tex",
-        provenance="results/runs/{run}/tables/{task}.provenance.json",
+        md=table_path("{task}", "md"),
+        tex=table_path("{task}", "tex"),
+        provenance=table_path("{task}", "provenance.json"),
     log:
-        "results/logs/aggregate/{run}/{task}.log",
+        log_path("aggregate", "{run}/{task}"),
     benchmark:
-        "results/benchmarks/aggregate/{run}/{task}.tsv"
+        benchmark_path("aggregate", "{run}/{task}")
     conda:
         "../../envs/mte.yaml"
     threads: 1
@@ -31,22 +31,20 @@ rule aggregate:
 # suite's average and the published rows (suites are data: mte.suites, specs' SUITES)
 rule summarize:
     input:
-        scores=lambda wc: [
-            path for task in suite_tasks(wc.suite) for path in task_scores(task)
-        ],
+        scores=get_suite_scores,
         references=reference_files(),
     output:
         csv=report(
-            "results/runs/{run}/tables/{suite}.csv",
+            table_path("{suite}", "csv"),
             caption="../report/suite_table.rst",
             category="Tables",
         ),
-        md="results/runs/{run}/tables/{suite}.md",
-        tex="results/runs/{run}/tables/{suite}.tex",
+        md=table_path("{suite}", "md"),
+        tex=table_path("{suite}", "tex"),
     log:
-        "results/logs/aggregate/{run}/{suite}.log",
+        log_path("aggregate", "{run}/{suite}"),
     benchmark:
-        "results/benchmarks/aggregate/{run}/{suite}.tsv"
+        benchmark_path("aggregate", "{run}/{suite}")
     conda:
         "../../envs/mte.yaml"
     threads: 1

@@ -1,13 +1,13 @@
 rule download:
     input:
-        unpack(translation_original),
+        unpack(get_translation_original),
     output:
-        data="resources/data/{task}/{data}/{lang}/{split}.jsonl",
-        meta="resources/data/{task}/{data}/{lang}/{split}.meta.json",
+        data=DATA,
+        meta=DATA_META,
     log:
-        "results/logs/download/{task}/{data}/{lang}/{split}.log",
+        log_path("download", DATA_JOB),
     benchmark:
-        "results/benchmarks/download/{task}/{data}/{lang}/{split}.tsv"
+        benchmark_path("download", DATA_JOB)
     conda:
         "../../envs/mte.yaml"
     threads: 1

@@ -1,14 +1,14 @@
 rule finetune:
     input:
-        model="resources/models/{model}",
-        train=lambda wc: training_features(wc, "train"),
-        dev=lambda wc: training_features(wc, "dev"),
+        model=MODEL,
+        train=get_training_features("train"),
+        dev=get_training_features("dev"),
     output:
-        directory("results/{model}/{task}/{variant}/{setting}/seed{seed}/model"),
+        directory(FINETUNED),
     log:
-        "results/logs/finetune/{model}/{task}/{variant}/{setting}/seed{seed}.log",
+        log_path("finetune", RUN_JOB),
     benchmark:
-        "results/benchmarks/finetune/{model}/{task}/{variant}/{setting}/seed{seed}.tsv"
+        benchmark_path("finetune", RUN_JOB)
     wildcard_constraints:
         setting=wildcard_pattern(per_language=False),
     conda:
@@ -29,11 +29,11 @@ rule finetune:
 # on the language's own data; translate-train: on English plus its translation into the language)
 use rule finetune as finetune_per_language with:
     output:
-        directory("results/{model}/{task}/{variant}/{setting}/seed{seed}/model/{lang}"),
+        directory(FINETUNED_PER_LANGUAGE),
     log:
-        "results/logs/finetune/{model}/{task}/{variant}/{setting}/seed{seed}/{lang}.log",
+        log_path("finetune", RUN_LANGUAGE_JOB),
     benchmark:
-        "results/benchmarks/finetune/{model}/{task}/{variant}/{setting}/seed{seed}/{lang}.tsv"
+        benchmark_path("finetune", RUN_LANGUAGE_JOB)
     wildcard_constraints:
         setting=wildcard_pattern(per_language=True),
     params:

@@ -1,10 +1,10 @@
 rule prepare_model:
     output:
-        directory("resources/models/{model}"),
+        directory(MODEL),
     log:
-        "results/logs/prepare_model/{model}.log",
+        log_path("prepare_model", "{model}"),
     benchmark:
-        "results/benchmarks/prepare_model/{model}.tsv"
+        benchmark_path("prepare_model", "{model}")
     conda:
         "../../envs/mte.yaml"
     threads: 1

@@ -1,16 +1,16 @@
 rule plot_heatmap:
     input:
-        scores=lambda wc: model_setting_scores(wc.model, wc.setting),
+        scores=get_model_setting_scores,
     output:
         report(
-            "results/runs/{run}/plots/{model}/heatmap_{setting}.png",
+            plot_path("{model}/heatmap_{setting}"),
             caption="../report/heatmap.rst",
             category="Figures",
         ),
     log:
-        "results/logs/plots/{run}/{model}/heatmap_{setting}.log",
+        log_path("plots", "{run}/{model}/heatmap_{setting}"),
     benchmark:
-        "results/benchmarks/plots/{run}/{model}/heatmap_{setting}.tsv"
+        benchmark_path("plots", "{run}/{model}/heatmap_{setting}")
     conda:
         "../../envs/mte.yaml"
     threads: 1
@@ -22,17 +22,17 @@ rule plot_heatmap:
 
 rule plot_transfer_gaps:
     input:
-        scores=lambda wc: [p for task in evaluated_tasks() for p in task_scores(task)],
+        scores=get_all_scores,
     output:
         report(
-            "results/runs/{run}/plots/transfer_gaps.png",
+            plot_path("transfer_gaps"),
             caption="../report/transfer_gaps.rst",
             category="Figures",
         ),
     log:
-        "results/logs/plots/{run}/transfer_gaps.log",
+        log_path("plots", "{run}/transfer_gaps"),
     benchmark:
-        "results/benchmarks/plots/{run}/transfer_gaps.tsv"
+        benchmark_path("plots", "{run}/transfer_gaps")
     conda:
         "../../envs/mte.yaml"
     threads: 1
@@ -44,18 +44,18 @@ rule plot_transfer_gaps:
 
 rule plot_against_published:
     input:
-        scores=lambda wc: model_task_scores(wc.model, wc.task, wc.setting),
+        scores=get_model_task_scores,
         references=reference_files(),
     output:
         report(
-            "results/runs/{run}/plots/{model}/{task}_{setting}_vs_published.png",
+            plot_path("{model}/{task}_{setting}_vs_published"),
             caption="../report/against_published.rst",
             category="Figures",
         ),
     log:
-        "results/logs/plots/{run}/{model}/{task}_{setting}_vs_published.log",
+        log_path("plots", "{run}/{model}/{task}_{setting}_vs_published"),
     benchmark:
-        "results/benchmarks/plots/{run}/{model}/{task}_{setting}_vs_published.tsv"
+        benchmark_path("plots", "{run}/{model}/{task}_{setting}_vs_published")
     conda:
         "../../envs/mte.yaml"
     threads: 1

@@ -1,13 +1,13 @@
 rule predict:
     input:
-        model=finetuned_dir,
-        features=evaluated_features,
+        model=get_finetuned_model,
+        features=get_evaluated_features,
     output:
-        "results/{model}/{task}/{variant}/{setting}/seed{seed}/predictions/{lang}.jsonl",
+        PREDICTIONS,
     log:
-        "results/logs/predict/{model}/{task}/{variant}/{setting}/seed{seed}/{lang}.log",
+        log_path("predict", RUN_LANGUAGE_JOB),
     benchmark:
-        "results/benchmarks/predict/{model}/{task}/{variant}/{setting}/seed{seed}/{lang}.tsv"
+        benchmark_path("predict", RUN_LANGUAGE_JOB)
     wildcard_constraints:
         task="|".join(FINETUNED_TASKS),
     conda:
@@ -26,14 +26,14 @@ rule predict:
 # Tatoeba and BUCC: embed with the pretrained encoder and search (no fine-tune, one setting)
 rule retrieve:
     input:
-        unpack(retrieval_data),
-        model="resources/models/{model}",
+        unpack(get_retrieval_data),
+        model=MODEL,
     output:
-        "results/{model}/{task}/{variant}/{setting}/seed{seed}/predictions/{lang}.jsonl",
+        PREDICTIONS,
     log:
-        "results/logs/retrieve/{model}/{task}/{variant}/{setting}/seed{seed}/{lang}.log",
+        log_path("retrieve", RUN_LANGUAGE_JOB),
     benchmark:
-        "results/benchmarks/retrieve/{model}/{task}/{variant}/{setting}/seed{seed}/{lang}.tsv"
+        benchmark_path("retrieve", RUN_LANGUAGE_JOB)
     wildcard_constraints:
         task="|".join(RETRIEVAL_TASKS),
         setting="zero-shot",

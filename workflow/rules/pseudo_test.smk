@@ -2,35 +2,32 @@
 # into each language, beside the human translation of the same items
 use rule predict as predict_pseudo_test with:
     input:
-        model=finetuned_dir,
-        features=lambda wc: features_path(wc.model, wc.task, wc.lang, "pseudo-test"),
+        model=get_finetuned_model,
+        features=get_pseudo_test_features,
     output:
-        "results/{model}/{task}/{variant}/{setting}/seed{seed}/pseudo-test/predictions/{lang}.jsonl",
+        PSEUDO_TEST_PREDICTIONS,
     log:
-        "results/logs/predict/{model}/{task}/{variant}/{setting}/seed{seed}/pseudo-test/{lang}.log",
+        log_path("predict", PSEUDO_TEST_JOB),
     benchmark:
-        "results/benchmarks/predict/{model}/{task}/{variant}/{setting}/seed{seed}/pseudo-test/{lang}.tsv"
+        benchmark_path("predict", PSEUDO_TEST_JOB)
     wildcard_constraints:
         setting="zero-shot",
 
 
 use rule score as score_pseudo_test with:
     input:
-        predictions="results/{model}/{task}/{variant}/{setting}/seed{seed}/pseudo-test/predictions/{lang}.jsonl",
-        gold=lambda wc: data_path(wc.task, wc.lang, "pseudo-test"),
-        base_model="resources/models/{model}",
-        model=finetuned_dir,
-        dev_gold=dev_gold,
-        data_meta=lambda wc: [
-            *score_data_meta(wc)[:-1],
-            data_meta(wc.task, wc.lang, "pseudo-test"),
-        ],
+        predictions=PSEUDO_TEST_PREDICTIONS,
+        gold=get_pseudo_test_gold,
+        base_model=MODEL,
+        model=get_finetuned_model,
+        dev_gold=get_dev_gold,
+        data_meta=get_pseudo_test_data_meta,
     output:
-        "results/{model}/{task}/{variant}/{setting}/seed{seed}/pseudo-test/scores/{lang}.json",
+        PSEUDO_TEST_SCORES,
     log:
-        "results/logs/score/{model}/{task}/{variant}/{setting}/seed{seed}/pseudo-test/{lang}.log",
+        log_path("score", PSEUDO_TEST_JOB),
     benchmark:
-        "results/benchmarks/score/{model}/{task}/{variant}/{setting}/seed{seed}/pseudo-test/{lang}.tsv"
+        benchmark_path("score", PSEUDO_TEST_JOB)
     wildcard_constraints:
         setting="zero-shot",
     params:
@@ -40,22 +37,22 @@ use rule score as score_pseudo_test with:
 
 rule pseudo_test_table:
     input:
-        human=lambda wc: pseudo_test_inputs(wc.task, "human"),
-        pseudo=lambda wc: pseudo_test_inputs(wc.task, "pseudo"),
-        human_data=lambda wc: pseudo_test_data(wc.task, eval_split(wc.task)),
-        pseudo_data=lambda wc: pseudo_test_data(wc.task, "pseudo-test"),
+        human=get_pseudo_test_inputs(SCORES),
+        pseudo=get_pseudo_test_inputs(PSEUDO_TEST_SCORES),
+        human_data=get_pseudo_test_data(eval_split),
+        pseudo_data=get_pseudo_test_data(lambda task: "pseudo-test"),
     output:
         csv=report(
-            "results/runs/{run}/tables/{task}_pseudo_test.csv",
+            table_path("{task}_pseudo_test", "csv"),
             caption="../report/pseudo_test.rst",
             category="Tables",
         ),
-        md="results/runs/{run}/tables/{task}_pseudo_test.md",
-        json="results/runs/{run}/tables/{task}_pseudo_test.json",
+        md=table_path("{task}_pseudo_test", "md"),
+        json=table_path("{task}_pseudo_test", "json"),
     log:
-        "results/logs/aggregate/{run}/{task}_pseudo_test.log",
+        log_path("aggregate", "{run}/{task}_pseudo_test"),
     benchmark:
-        "results/benchmarks/aggregate/{run}/{task}_pseudo_test.tsv"
+        benchmark_path("aggregate", "{run}/{task}_pseudo_test")
     conda:
         "../../envs/mte.yaml"
     threads: 1

@@ -1,17 +1,17 @@
 rule score:
     input:
-        predictions="results/{model}/{task}/{variant}/{setting}/seed{seed}/predictions/{lang}.jsonl",
-        gold=evaluated_gold,
-        base_model="resources/models/{model}",
-        model=finetuned_dir,
-        dev_gold=dev_gold,
-        data_meta=score_data_meta,
+        predictions=PREDICTIONS,
+        gold=get_evaluated_gold,
+        base_model=MODEL,
+        model=get_finetuned_model,
+        dev_gold=get_dev_gold,
+        data_meta=get_score_data_meta,
     output:
-        "results/{model}/{task}/{variant}/{setting}/seed{seed}/scores/{lang}.json",
+        SCORES,
     log:
-        "results/logs/score/{model}/{task}/{variant}/{setting}/seed{seed}/{lang}.log",
+        log_path("score", RUN_LANGUAGE_JOB),
     benchmark:
-        "results/benchmarks/score/{model}/{task}/{variant}/{setting}/seed{seed}/{lang}.tsv"
+        benchmark_path("score", RUN_LANGUAGE_JOB)
     conda:
         "../../envs/mte.yaml"
     threads: 1

@@ -1,13 +1,13 @@
 rule tokenize:
     input:
-        data=lambda wc: data_path(wc.task, wc.lang, wc.split),
-        model="resources/models/{model}",
+        data=get_data,
+        model=MODEL,
     output:
-        "results/{model}/{task}/features/{tokens}/{lang}/{split}/features.pt",
+        FEATURES,
     log:
-        "results/logs/tokenize/{model}/{task}/{tokens}/{lang}/{split}.log",
+        log_path("tokenize", FEATURES_JOB),
     benchmark:
-        "results/benchmarks/tokenize/{model}/{task}/{tokens}/{lang}/{split}.tsv"
+        benchmark_path("tokenize", FEATURES_JOB)
     conda:
         "../../envs/mte.yaml"
     threads: config["threads"]["tokenize"]

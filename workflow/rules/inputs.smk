@@ -1,0 +1,287 @@
+# What each job reads: input functions (get_*, called with a job's wildcards) and the
+# per-task facts they share.
+
+
+def task_config(task):
+    return config["tasks"][task]
+
+
+def model_task(task):
+    """The task whose fine-tunes a task uses: itself, or e.g. squad for XQuAD and MLQA."""
+    return get_task(task).models_of or task
+
+
+def hyperparameters(task):
+    """Hyper-parameters, those of the task whose fine-tunes it uses (same windows too)."""
+    return task_config(model_task(task))["hyperparameters"]
+
+
+def train_language(task):
+    return get_task(task).train_language
+
+
+def label_subword(task):
+    return task_config(task).get("label_subword", "first")
+
+
+def eval_split(task):
+    return eval_split_of(task, config)
+
+
+def is_retrieval(task):
+    """Tatoeba and BUCC: the pretrained encoder's embeddings, no fine-tuning."""
+    return family_of(get_task(task)).retrieval
+
+
+RETRIEVAL_TASKS = [name for name in TASKS if is_retrieval(name)]
+FINETUNED_TASKS = [name for name in TASKS if not is_retrieval(name)]
+
+
+def evaluated_tasks():
+    """The configured tasks that are scored and tabulated (not SQuAD, a training set only)."""
+    return [task for task in config["tasks"] if not get_task(task).train_only]
+
+
+def suite_tasks(suite):
+    """The configured tasks of a suite, in its paper's order."""
+    return all_suites()[suite].configured(config["tasks"])
+
+
+# --- download ---
+
+
+def source_params(task, split):
+    """Only what decides the downloaded content, so that adding a language reruns nothing else
+    (and changing the translations reruns only the translated splits)."""
+    cfg = task_config(task)
+    params = {k: cfg.get(k) for k in ("source", "path", "files", "revision", "subset")}
+    if split in TRANSLATED_SPLITS:
+        params["translations"] = cfg.get("translations")
+        params["eval_split"] = cfg.get("eval_split")
+    return params
+
+
+def translated_by_model(task, split):
+    translations = task_config(task).get("translations") or {}
+    return split in TRANSLATED_SPLITS and translations.get("source") == "model"
+
+
+def get_translation_original(wc):
+    """The canonical file a translation model translates into ``wc.split`` of ``wc.lang``."""
+    if not translated_by_model(wc.task, wc.split):
+        return {}
+    language, split, _, _ = translation_source(wc.task, wc.split, wc.lang, config)
+    return {"original": data_path(wc.task, language, split)}
+
+
+def translation_params(wc):
+    if not translated_by_model(wc.task, wc.split):
+        return None
+    _, _, source, target = translation_source(wc.task, wc.split, wc.lang, config)
+    return {
+        "languages": [source, target],
+        "options": task_config(wc.task)["translations"],
+    }
+
+
+# --- tokenize ---
+
+
+def get_data(wc):
+    return data_path(wc.task, wc.lang, wc.split)
+
+
+# --- fine-tune ---
+
+
+def job_training_splits(wc):
+    """(language, split) pairs a fine-tune job trains and selects on; the per-language
+    settings' jobs have a ``lang`` wildcard."""
+    return training_splits(wc.task, wc.setting, getattr(wc, "lang", None), config)
+
+
+def get_training_features(role):
+    """The input function of a fine-tune's ``role`` ("train" or "dev") features."""
+
+    def features(wc):
+        return [
+            features_path(wc.model, wc.task, lang, split)
+            for lang, split in job_training_splits(wc)[role]
+        ]
+
+    return features
+
+
+def run_dir(wc):
+    return RUN_DIR.format(
+        model=wc.model,
+        task=wc.task,
+        variant=wc.variant,
+        setting=wc.setting,
+        seed=wc.seed,
+    )
+
+
+# --- predict and score ---
+
+
+def get_finetuned_model(wc):
+    """The fine-tuned model that predicts ``wc.lang``: the per-language settings have one per
+    language (English's translate-train model is the zero-shot one: it trains on English only);
+    translate-test predicts with the zero-shot model; a task that evaluates another task's
+    models (XQuAD, MLQA: SQuAD's) uses that task's; the retrieval tasks use the pretrained model.
+    """
+    if is_retrieval(wc.task):
+        return MODEL.format(model=wc.model)
+    task = model_task(wc.task)
+    setting = model_setting(wc.setting, wc.lang, train_language(task))
+    if TRANSFER_SETTINGS[setting].per_language:
+        return run_path(
+            FINETUNED_PER_LANGUAGE, wc.model, task, setting, wc.seed, lang=wc.lang
+        )
+    return run_path(FINETUNED, wc.model, task, setting, wc.seed)
+
+
+def evaluated_split(wc):
+    """The split a job predicts and scores (translate-test: the translated test set)."""
+    return evaluation_split(wc.task, wc.setting, wc.lang, config)
+
+
+def get_evaluated_features(wc):
+    return features_path(wc.model, wc.task, wc.lang, evaluated_split(wc))
+
+
+def get_pseudo_test_features(wc):
+    return features_path(wc.model, wc.task, wc.lang, "pseudo-test")
+
+
+def get_evaluated_gold(wc):
+    return data_path(wc.task, wc.lang, evaluated_split(wc))
+
+
+def get_pseudo_test_gold(wc):
+    return data_path(wc.task, wc.lang, "pseudo-test")
+
+
+def score_statistics():
+    """The bootstrap and randomisation settings every score job reads."""
+    return {
+        key: config["statistics"][key] for key in ("resamples", "seed", "confidence")
+    }
+
+
+def get_score_data_meta(wc):
+    """Provenance of every data file behind one score: training, dev and the test set."""
+    if is_retrieval(wc.task):
+        return [
+            data_meta(wc.task, wc.lang, split) for split in retrieval_splits(wc.task)
+        ]
+    training = [
+        data_meta(model_task(wc.task), lang, split)
+        for pairs in training_splits(
+            model_task(wc.task), wc.setting, wc.lang, config
+        ).values()
+        for lang, split in pairs
+    ]
+    return [*training, data_meta(wc.task, wc.lang, evaluated_split(wc))]
+
+
+def get_pseudo_test_data_meta(wc):
+    return [*get_score_data_meta(wc)[:-1], data_meta(wc.task, wc.lang, "pseudo-test")]
+
+
+def retrieval_splits(task):
+    """The splits a retrieval task reads: BUCC's dev picks the threshold for its test."""
+    splits = family_of(get_task(task)).extra_eval_splits
+    return list(dict.fromkeys([*splits, eval_split(task)]))
+
+
+def get_retrieval_data(wc):
+    return {
+        split: data_path(wc.task, wc.lang, split) for split in retrieval_splits(wc.task)
+    }
+
+
+def get_dev_gold(wc):
+    """BUCC's dev split, whose gold pairs set the mining threshold."""
+    if "dev" in family_of(get_task(wc.task)).extra_eval_splits:
+        return data_path(wc.task, wc.lang, "dev")
+    return []
+
+
+# --- tables and plots ---
+
+
+def task_scores(task):
+    """Every score file of a task: models x settings x seeds x languages."""
+    return [
+        scores_path(m["name"], task, setting, seed, lang)
+        for m in config["models"]
+        for setting in task_settings(task, config)
+        for seed in task_seeds(task, config)
+        for lang in task_languages(task, config)
+    ]
+
+
+def get_task_scores(wc):
+    return task_scores(wc.task)
+
+
+def get_suite_scores(wc):
+    return [path for task in suite_tasks(wc.suite) for path in task_scores(task)]
+
+
+def get_all_scores(wc):
+    return [path for task in evaluated_tasks() for path in task_scores(task)]
+
+
+def model_task_scores(model, task, setting):
+    return [
+        scores_path(model, task, setting, seed, lang)
+        for seed in task_seeds(task, config)
+        for lang in task_languages(task, config)
+    ]
+
+
+def get_model_task_scores(wc):
+    return model_task_scores(wc.model, wc.task, wc.setting)
+
+
+def get_model_setting_scores(wc):
+    """Every score of one model and setting, over the tasks that run the setting."""
+    return [
+        path
+        for task in evaluated_tasks()
+        if wc.setting in task_settings(task, config)
+        for path in model_task_scores(wc.model, task, wc.setting)
+    ]
+
+
+def pseudo_test_languages(task):
+    """The languages of the pseudo test analysis: every one but the training language."""
+    return [
+        lang for lang in task_languages(task, config) if lang != train_language(task)
+    ]
+
+
+def pseudo_test_inputs(task, template):
+    """Score files of the zero-shot models: on the human test sets (SCORES) or on the pseudo
+    ones (PSEUDO_TEST_SCORES)."""
+    return [
+        scores_path(m["name"], task, "zero-shot", seed, lang, template)
+        for m in config["models"]
+        for seed in task_seeds(task, config)
+        for lang in pseudo_test_languages(task)
+    ]
+
+
+def get_pseudo_test_inputs(template):
+    return lambda wc: pseudo_test_inputs(wc.task, template)
+
+
+def get_pseudo_test_data(split_of):
+    """Input function: the data of the pseudo test languages in ``split_of(task)``."""
+    return lambda wc: [
+        data_path(wc.task, lang, split_of(wc.task))
+        for lang in pseudo_test_languages(wc.task)
+    ]

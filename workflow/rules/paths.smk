@@ -1,0 +1,93 @@
+# Every file the workflow writes, named once: rules take their outputs, logs and benchmarks
+# from these templates, and input functions and targets fill the same templates.
+
+# a task's data, read once: resources/data/{task}/{data}/ (hub, demo, files-1a2b3c4d)
+DATA = "resources/data/{task}/{data}/{lang}/{split}.jsonl"
+DATA_META = "resources/data/{task}/{data}/{lang}/{split}.meta.json"
+MODEL = "resources/models/{model}"
+# a model's features of a task's data, per tokenisation
+FEATURES = "results/{model}/{task}/features/{tokens}/{lang}/{split}/features.pt"
+# one fine-tune (or retrieval) run of a task: results/{model}/{task}/{variant}/...
+RUN_DIR = "results/{model}/{task}/{variant}/{setting}/seed{seed}"
+FINETUNED = f"{RUN_DIR}/model"
+FINETUNED_PER_LANGUAGE = f"{FINETUNED}/{{lang}}"
+PREDICTIONS = f"{RUN_DIR}/predictions/{{lang}}.jsonl"
+SCORES = f"{RUN_DIR}/scores/{{lang}}.json"
+# XTREME's pseudo test analysis: the same, on the machine-translated English test set
+PSEUDO_TEST_PREDICTIONS = f"{RUN_DIR}/pseudo-test/predictions/{{lang}}.jsonl"
+PSEUDO_TEST_SCORES = f"{RUN_DIR}/pseudo-test/scores/{{lang}}.json"
+# a run's tables and figures: results/runs/{run}/
+TABLE = "results/runs/{run}/tables/{name}.{ext}"
+PLOT = "results/runs/{run}/plots/{name}.png"
+
+# the part of a job's log and benchmark path after its rule's folder
+DATA_JOB = "{task}/{data}/{lang}/{split}"
+FEATURES_JOB = "{model}/{task}/{tokens}/{lang}/{split}"
+RUN_JOB = "{model}/{task}/{variant}/{setting}/seed{seed}"
+RUN_LANGUAGE_JOB = f"{RUN_JOB}/{{lang}}"
+PSEUDO_TEST_JOB = f"{RUN_JOB}/pseudo-test/{{lang}}"
+
+
+def log_path(folder, job):
+    return f"results/logs/{folder}/{job}.log"
+
+
+def benchmark_path(folder, job):
+    return f"results/benchmarks/{folder}/{job}.tsv"
+
+
+def table_path(name, ext, run="{run}"):
+    """A table of a run; ``name`` a task, a suite, or a rule's wildcard (``{task}``)."""
+    return TABLE.format(run=run, name=name, ext=ext)
+
+
+def plot_path(name, run="{run}"):
+    return PLOT.format(run=run, name=name)
+
+
+def data_path(task, lang, split, template=DATA):
+    return template.format(task=task, data=data_of(task), lang=lang, split=split)
+
+
+def data_meta(task, lang, split):
+    return data_path(task, lang, split, DATA_META)
+
+
+def features_path(model, task, lang, split):
+    return FEATURES.format(
+        model=model, task=task, tokens=tokens_of(task), lang=lang, split=split
+    )
+
+
+def run_path(template, model, task, setting, seed, **more):
+    """``template`` (a RUN_DIR path) of one run of a task, in its results variant."""
+    return template.format(
+        model=model,
+        task=task,
+        variant=variant_of(task),
+        setting=setting,
+        seed=seed,
+        **more,
+    )
+
+
+def scores_path(model, task, setting, seed, lang, template=SCORES):
+    return run_path(template, model, task, setting, seed, lang=lang)
+
+
+@functools.cache
+def data_of(task):
+    """A task's data folder: resources/data/{task}/{data}/ (hub, demo, files-1a2b3c4d)."""
+    return data_key(task, config)
+
+
+@functools.cache
+def tokens_of(task):
+    """A task's features folder: its data and its tokenisation."""
+    return tokens_key(task, config)
+
+
+@functools.cache
+def variant_of(task):
+    """A task's results folder: results/{model}/{task}/{variant}/ (data, hyper-parameters)."""
+    return variant_key(task, config)

@@ -1,0 +1,54 @@
+# What `snakemake` builds by default: every table and figure of the configured run.
+
+
+def all_settings():
+    return list(
+        dict.fromkeys(
+            s for task in evaluated_tasks() for s in task_settings(task, config)
+        )
+    )
+
+
+def published_plots():
+    """A bar plot for every model x task x setting with published numbers of its metric."""
+    return [
+        plot_path(f"{m['name']}/{task}_{setting}_vs_published", RUN)
+        for m in config["models"]
+        for task in evaluated_tasks()
+        for setting in task_settings(task, config)
+        if find_reference(
+            references(), m["name"], task, setting, get_task(task).primary_metric
+        )
+    ]
+
+
+def pseudo_test_tasks():
+    return [task for task in evaluated_tasks() if task_config(task).get("pseudo_test")]
+
+
+def all_tables():
+    formats = ("csv", "md", "tex")
+    tables = [
+        table_path(task, ext, RUN) for task in evaluated_tasks() for ext in formats
+    ]
+    tables += [
+        table_path(f"{task}_pseudo_test", ext, RUN)
+        for task in pseudo_test_tasks()
+        for ext in ("csv", "md", "json")
+    ]
+    tables += [
+        table_path(suite, ext, RUN)
+        for suite in all_suites()
+        if suite_tasks(suite)
+        for ext in formats
+    ]
+    return tables
+
+
+def all_plots():
+    heatmaps = [
+        plot_path(f"{m['name']}/heatmap_{setting}", RUN)
+        for m in config["models"]
+        for setting in all_settings()
+    ]
+    return [*heatmaps, plot_path("transfer_gaps", RUN), *published_plots()]
