@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mte.tables import task_table, to_markdown
+from mte.render import to_markdown
+from mte.tables import task_table
 
 
 def _score(model: str, seed: int, language: str, value: float) -> dict:
@@ -82,7 +83,7 @@ def test_qa_cells_read_f1_slash_em() -> None:
 
 
 def test_gxlt_matrix_rows_are_contexts() -> None:
-    from mte.tables import pair_matrix_markdown
+    from mte.render import pair_matrix_markdown
 
     pairs = ["en-en", "en-de", "de-en", "de-de"]
     values = {"en-en": 0.8, "en-de": 0.5, "de-en": 0.6, "de-de": 0.7}
@@ -108,7 +109,7 @@ def _with_statistics(setting: str, seed: int, language: str, correct: list[int],
 def test_intervals_and_significance_marks() -> None:
     import numpy as np
 
-    from mte.tables import with_statistics
+    from mte.table_statistics import with_statistics
     from mte.tasks import TASKS
 
     # zero-shot: 60 of 100; translate-train: the same plus 10 more right (10 discordant)
@@ -153,7 +154,7 @@ def pd_isna(value) -> bool:
 
 
 def test_many_languages_print_as_rows_in_markdown_and_latex() -> None:
-    from mte.tables import TRANSPOSE_ABOVE, to_latex
+    from mte.render import TRANSPOSE_ABOVE, to_latex
 
     languages = [f"l{n:02d}_Latn" for n in range(TRANSPOSE_ABOVE + 1)]
     # language n scores n percent for model a and 50 for model b

@@ -4,16 +4,11 @@ numbers and deltas for the models that have them."""
 from mte.families import family_of
 from mte.io import read_json, write_json, write_text
 from mte.logs import rule_logging
+from mte.published import with_references
 from mte.references import load_references
-from mte.tables import (
-    pair_matrix_markdown,
-    task_table,
-    to_latex,
-    to_markdown,
-    with_references,
-    with_second_metric,
-    with_statistics,
-)
+from mte.render import pair_matrix_markdown, to_latex, to_markdown
+from mte.table_statistics import with_statistics
+from mte.tables import task_table, with_second_metric
 from mte.tasks import get_task
 
 with rule_logging(snakemake) as log:

@@ -9,8 +9,10 @@ from typing import Any
 import pandas as pd
 
 from mte.families import family_of
+from mte.published import DELTA
+from mte.render import Document, Grid, cell, latex, markdown, row_label, to_latex
 from mte.suites import Suite
-from mte.tables import AVERAGE, DELTA, _cell, _label, _latex_escape, to_latex
+from mte.tables import AVERAGE
 from mte.tasks import Task, get_task
 
 # the average over every task of a suite whose headline average covers only some
@@ -83,8 +85,8 @@ def summary_with_references(
     XTREME's Table 2; QA as (F1 + EM) / 2, so only where both were read) and a delta row after
     each model whose name has them. The published average is the mean of the published tasks
     when every task of the table has one."""
+    from mte.published import interleave_published
     from mte.references import find_references, label
-    from mte.tables import interleave_published
 
     def task_score(model: str, setting: str, task: str) -> tuple[float | None, str | None]:
         metrics = family_of(get_task(task)).cell_metrics(get_task(task))
@@ -132,31 +134,34 @@ def summary_title(tasks: list[str], suite: Suite) -> str:
 def summary_markdown(table: pd.DataFrame, tasks: list[str], suite: Suite) -> str:
     """The summary in Markdown: task scores and average, then the transfer gaps."""
     titles = [get_task(t).title for t in tasks]
-    lines = [f"# {summary_title(tasks, suite)}", ""]
-    lines += ["| model | setting | " + " | ".join(titles) + f" | {AVERAGE} |"]
-    lines.append("|---|---|" + "---:|" * (len(tasks) + 1))
-    for _, row in table.iterrows():
-        cells = [_cell(row, column, None) for column in (*tasks, AVERAGE)]
-        lines.append(f"| {row['model']} | {_label(row)} | " + " | ".join(cells) + " |")
+    body = [
+        [
+            row["model"],
+            row_label(row),
+            *(cell(row, column, None) for column in (*tasks, AVERAGE)),
+        ]
+        for _, row in table.iterrows()
+    ]
+    sections: list[tuple[str | None, Grid]] = [
+        (None, Grid(["model", "setting", *titles, AVERAGE], body))
+    ]
     gap_tasks = [
         t for t in tasks if table.get(f"gap_{t}") is not None and table[f"gap_{t}"].notna().any()
     ]
     if gap_tasks:
-        lines += [
-            "",
-            "## Cross-lingual transfer gap (English minus the mean of the other languages)",
-            "",
-        ]
-        lines += ["| model | setting | " + " | ".join(get_task(t).title for t in gap_tasks) + " |"]
-        lines.append("|---|---|" + "---:|" * len(gap_tasks))
-        for _, row in (
-            table[table["row"] == "ours"].iterrows() if "row" in table else table.iterrows()
-        ):
-            cells = [
-                f"{row[f'gap_{t}']:.1f}" if pd.notna(row[f"gap_{t}"]) else "" for t in gap_tasks
+        ours = table[table["row"] == "ours"] if "row" in table else table
+        gaps = [
+            [
+                row["model"],
+                row["setting"],
+                *(f"{row[f'gap_{t}']:.1f}" if pd.notna(row[f"gap_{t}"]) else "" for t in gap_tasks),
             ]
-            lines.append(f"| {row['model']} | {row['setting']} | " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+            for _, row in ours.iterrows()
+        ]
+        heading = "Cross-lingual transfer gap (English minus the mean of the other languages)"
+        header = ["model", "setting", *(get_task(t).title for t in gap_tasks)]
+        sections.append((heading, Grid(header, gaps)))
+    return markdown(Document(summary_title(tasks, suite), sections))
 
 
 def task_score_suite(
@@ -236,8 +241,8 @@ def metrics_with_references(
     metric (MNLI, QNLI, SST-2: accuracy); Table 4 names no metric for QQP, MRPC and STS-B, whose
     columns stay empty. The published average is the paper's, over its tasks: compared with
     ours only when the table has all of them."""
+    from mte.published import interleave_published
     from mte.references import find_references, label
-    from mte.tables import interleave_published
 
     averaged = set(suite.averaged or suite.tasks) - set(suite.merged)
     complete = averaged <= {task.name for task in tasks}
@@ -281,7 +286,7 @@ def _metrics_grid(table: pd.DataFrame, tasks: list[Task]) -> tuple[list[str], li
             values = [_number(row, f"{t.name}_{m}") for m in t.metrics]
             cells.append("/".join(values) if any(values) else "")
         cells += [_number(row, column) for column in averages]
-        rows.append([row["model"], _label(row), *cells])
+        rows.append([row["model"], row_label(row), *cells])
     return header, rows
 
 
@@ -295,36 +300,15 @@ def _metrics_notes(table: pd.DataFrame, tasks: list[Task], suite: Suite) -> list
     return [f"Metrics - {metrics}.", f"{note}."]
 
 
+def metrics_document(table: pd.DataFrame, tasks: list[Task], suite: Suite) -> Document:
+    """A "metrics" suite's table, then the metrics and what the averages cover."""
+    header, rows = _metrics_grid(table, tasks)
+    notes = _metrics_notes(table, tasks, suite)
+    return Document(f"{suite.title} ({suite.note})", [(None, Grid(header, rows))], notes)
+
+
 def metrics_markdown(table: pd.DataFrame, tasks: list[Task], suite: Suite) -> str:
-    """A "metrics" suite's table in Markdown, then the metrics and what the averages cover."""
-    header, rows = _metrics_grid(table, tasks)
-    lines = [f"# {suite.title} ({suite.note})", "", "| " + " | ".join(header) + " |"]
-    lines.append("|" + "---|" * 2 + "---:|" * (len(header) - 2))
-    lines += ["| " + " | ".join(cells) + " |" for cells in rows]
-    return "\n".join(lines) + "\n\n" + "\n\n".join(_metrics_notes(table, tasks, suite)) + "\n"
-
-
-def metrics_latex(table: pd.DataFrame, tasks: list[Task], suite: Suite) -> str:
-    """The same table as LaTeX with booktabs rules, its notes in the caption."""
-    header, rows = _metrics_grid(table, tasks)
-    lines = [
-        r"\begin{table}[t]",
-        r"\centering",
-        r"\small",
-        r"\begin{tabular}{ll" + "r" * (len(header) - 2) + "}",
-        r"\toprule",
-        " & ".join(_latex_escape(h) for h in ["Model", "Setting", *header[2:]]) + r" \\",
-        r"\midrule",
-    ]
-    lines += [" & ".join(_latex_escape(c) for c in cells) + r" \\" for cells in rows]
-    caption = " ".join([f"{suite.title} ({suite.note}).", *_metrics_notes(table, tasks, suite)])
-    lines += [
-        r"\bottomrule",
-        r"\end{tabular}",
-        r"\caption{" + _latex_escape(caption) + "}",
-        r"\end{table}",
-    ]
-    return "\n".join(lines) + "\n"
+    return markdown(metrics_document(table, tasks, suite))
 
 
 def metrics_suite(
@@ -337,5 +321,5 @@ def metrics_suite(
     return {
         "csv": table.to_csv(index=False, float_format="%.2f"),
         "md": metrics_markdown(table, chosen, suite),
-        "tex": metrics_latex(table, chosen, suite),
+        "tex": latex(metrics_document(table, chosen, suite)),
     }
