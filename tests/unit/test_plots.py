@@ -37,3 +37,23 @@ def test_figures_are_written(tmp_path: Path) -> None:
     plot_against_reference(SCORES[:2], reference, tmp_path / "published.png")
     for name in ("heatmap.png", "gaps.png", "published.png"):
         assert (tmp_path / name).read_bytes()[:8] == PNG, name
+
+
+def _png_size(path: Path) -> tuple[int, int]:
+    header = path.read_bytes()[16:24]  # IHDR: width, height (big-endian)
+    return int.from_bytes(header[:4], "big"), int.from_bytes(header[4:], "big")
+
+
+def test_a_heatmap_of_205_languages_is_drawn_in_panels_not_a_60_inch_strip(tmp_path: Path) -> None:
+    from mte.languages import FLORES200_SIB_CODES
+    from mte.plots import ROWS_PER_PANEL
+
+    scores = [
+        _score("sib200", code, accuracy=(n % 10) / 10) for n, code in enumerate(FLORES200_SIB_CODES)
+    ]
+    assert len(scores) == 205 > ROWS_PER_PANEL
+    plot_heatmap(scores, "m", "zero-shot", tmp_path / "heatmap.png")
+    width, height = _png_size(tmp_path / "heatmap.png")
+    # 5 panels of 41 rows at 0.2 inch a row (+1.5 inch) at 150 dpi: about 1450 pixels high,
+    # where one column of 205 rows at 0.28 inch would be about 8800
+    assert height < 1700 and width > height, (width, height)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -46,10 +47,19 @@ def language_task_matrix(scores: list[dict[str, Any]], model: str, setting: str)
     )
 
 
+# a heatmap taller than this many languages is drawn in side-by-side panels of at most this
+# many rows, without numbers in the cells (SIB-200's 205 languages would make one column a
+# 60-inch strip of unreadable labels)
+ROWS_PER_PANEL = 50
+
+
 def plot_heatmap(scores: list[dict[str, Any]], model: str, setting: str, path: str | Path) -> None:
     """A language x task heatmap of one model (empty where a task lacks the language)."""
     plt = _pyplot()
     matrix = language_task_matrix(scores, model, setting)
+    if len(matrix.index) > ROWS_PER_PANEL:
+        _heatmap_panels(plt, matrix, model, setting, path)
+        return
     height = max(2.5, 0.28 * len(matrix.index) + 1.2)
     fig, ax = plt.subplots(figsize=(1.2 * len(matrix.columns) + 2.5, height))
     image = ax.imshow(matrix.to_numpy(dtype=float), cmap="viridis", vmin=0, vmax=100, aspect="auto")
@@ -60,6 +70,27 @@ def plot_heatmap(scores: list[dict[str, Any]], model: str, setting: str, path: s
                 color="white" if value < 60 else "black")  # fmt: skip
     ax.set_title(f"{model}, {setting}: score per language and task (%)")
     fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
+    _save(fig, path)
+    plt.close(fig)
+
+
+def _heatmap_panels(plt: Any, matrix: pd.DataFrame, model: str, setting: str, path) -> None:
+    """Many languages: side-by-side panels of at most ROWS_PER_PANEL rows, one colour scale,
+    no numbers in the cells."""
+    panels = math.ceil(len(matrix.index) / ROWS_PER_PANEL)
+    rows = math.ceil(len(matrix.index) / panels)
+    width = (1.2 * len(matrix.columns) + 1.5) * panels + 1.0
+    fig, axes = plt.subplots(
+        1, panels, figsize=(width, 0.2 * rows + 1.5), squeeze=False, layout="constrained"
+    )
+    for ax, start in zip(axes[0], range(0, len(matrix.index), rows), strict=True):
+        part = matrix.iloc[start : start + rows]
+        image = ax.imshow(part.to_numpy(dtype=float), cmap="viridis", vmin=0, vmax=100,
+                          aspect="auto")  # fmt: skip
+        ax.set_xticks(range(len(part.columns)), part.columns, rotation=45, ha="right")
+        ax.set_yticks(range(len(part.index)), part.index, fontsize=6)
+    fig.suptitle(f"{model}, {setting}: score per language and task (%)")
+    fig.colorbar(image, ax=list(axes[0]), fraction=0.02, pad=0.02)
     _save(fig, path)
     plt.close(fig)
 
