@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 
 from mte.published import with_references
-from mte.render import to_latex, to_markdown
 from mte.suites import get_suite
 from mte.summary import summary_markdown, summary_with_references, task_score_table, transfer_gap
 from mte.tables import task_table
+from tests.unit.test_tables import to_latex, to_markdown
 
 
 def _score(task: str, language: str, seed: int = 1, model: str = "m", **metrics: float) -> dict:

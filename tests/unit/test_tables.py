@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from mte.render import to_markdown
+from mte.render import latex, markdown, pair_matrix_document, task_document
 from mte.tables import task_table
+
+
+def to_markdown(table, *args, **options) -> str:
+    """A task's table in Markdown, as the aggregate rule writes it."""
+    return markdown(task_document(table, *args, **options))
+
+
+def to_latex(table, *args, **options) -> str:
+    return latex(task_document(table, *args, **options))
 
 
 def _score(model: str, seed: int, language: str, value: float) -> dict:
@@ -83,16 +92,15 @@ def test_qa_cells_read_f1_slash_em() -> None:
 
 
 def test_gxlt_matrix_rows_are_contexts() -> None:
-    from mte.render import pair_matrix_markdown
 
     pairs = ["en-en", "en-de", "de-en", "de-de"]
     values = {"en-en": 0.8, "en-de": 0.5, "de-en": 0.6, "de-de": 0.7}
     scores = [_score("m", 1, pair, value) for pair, value in values.items()]
     table = task_table(scores, pairs, "accuracy")
-    markdown = pair_matrix_markdown(table, pairs, "G-XLT")
-    assert "| context | en | de |" in markdown
-    assert "| en | 80.0 | 50.0 |" in markdown  # context en: question en, question de
-    assert "| de | 60.0 | 70.0 |" in markdown
+    text = markdown(pair_matrix_document(table, pairs, "G-XLT"))
+    assert "| context | en | de |" in text
+    assert "| en | 80.0 | 50.0 |" in text  # context en: question en, question de
+    assert "| de | 60.0 | 70.0 |" in text
 
 
 def _with_statistics(setting: str, seed: int, language: str, correct: list[int], replicates):
@@ -154,7 +162,7 @@ def pd_isna(value) -> bool:
 
 
 def test_many_languages_print_as_rows_in_markdown_and_latex() -> None:
-    from mte.render import TRANSPOSE_ABOVE, to_latex
+    from mte.render import TRANSPOSE_ABOVE
 
     languages = [f"l{n:02d}_Latn" for n in range(TRANSPOSE_ABOVE + 1)]
     # language n scores n percent for model a and 50 for model b

@@ -6,7 +6,7 @@ from mte.io import read_json, write_json, write_text
 from mte.logs import rule_logging
 from mte.published import with_references
 from mte.references import load_references
-from mte.render import pair_matrix_markdown, to_latex, to_markdown
+from mte.render import latex, markdown, pair_matrix_document, task_document
 from mte.table_statistics import with_statistics
 from mte.tables import task_table, with_second_metric
 from mte.tasks import get_task
@@ -26,12 +26,15 @@ with rule_logging(snakemake) as log:
     references = load_references(snakemake.input.references)
     table = with_references(table, references, task.name, languages, metrics)
     write_text(snakemake.output.csv, table.to_csv(index=False, float_format="%.2f"))
-    if task.table_layout == "pair_matrix":
-        markdown = pair_matrix_markdown(table[table["row"] == "ours"], languages, title)
+    document = task_document(table, languages, title, second, marks)
+    if task.table_layout == "pair_matrix":  # G-XLT: contexts x questions, per model
+        write_text(
+            snakemake.output.md,
+            markdown(pair_matrix_document(table[table["row"] == "ours"], languages, title)),
+        )
     else:
-        markdown = to_markdown(table, languages, title, second, marks)
-    write_text(snakemake.output.md, markdown)
-    write_text(snakemake.output.tex, to_latex(table, languages, title, second, marks))
+        write_text(snakemake.output.md, markdown(document))
+    write_text(snakemake.output.tex, latex(document))
     # what produced every cell: the score files' provenance, beside the table
     write_json(
         snakemake.output.provenance,

@@ -169,28 +169,6 @@ def task_document(
     return Document(title, [(None, Grid(["model", "setting", *columns], body))], notes)
 
 
-def to_markdown(
-    table: pd.DataFrame,
-    languages: list[str],
-    title: str,
-    second: str | None = None,
-    marks: Marks = NO_MARKS,
-) -> str:
-    """A task's table in Markdown (see :func:`task_document`)."""
-    return markdown(task_document(table, languages, title, second, marks))
-
-
-def to_latex(
-    table: pd.DataFrame,
-    languages: list[str],
-    title: str,
-    second: str | None = None,
-    marks: Marks = NO_MARKS,
-) -> str:
-    """The same table as LaTeX, ready to paste."""
-    return latex(task_document(table, languages, title, second, marks))
-
-
 def pair_matrix_document(table: pd.DataFrame, pairs: list[str], title: str) -> Document:
     """MLQA's G-XLT layout: per model and setting, rows are context languages, columns
     question languages, cells the first metric (and the second after a slash)."""
@@ -211,7 +189,3 @@ def pair_matrix_document(table: pd.DataFrame, pairs: list[str], title: str) -> D
         heading = f"{row['model']}, {row['setting']} (rows: context, columns: question)"
         sections.append((heading, Grid(["context", *questions], body, 1)))
     return Document(title, sections)
-
-
-def pair_matrix_markdown(table: pd.DataFrame, pairs: list[str], title: str) -> str:
-    return markdown(pair_matrix_document(table, pairs, title))

@@ -10,7 +10,7 @@ import pandas as pd
 
 from mte.families import family_of
 from mte.published import DELTA
-from mte.render import Document, Grid, cell, latex, markdown, row_label, to_latex
+from mte.render import Document, Grid, cell, latex, markdown, row_label, task_document
 from mte.suites import Suite
 from mte.tables import AVERAGE
 from mte.tasks import Task, get_task
@@ -174,7 +174,7 @@ def task_score_suite(
     # the CSV says which of the suite's tasks its average covers, in every row
     table["averaged"] = " ".join(tasks)
     table["missing"] = " ".join(t for t in suite.tasks if t not in tasks)
-    latex = to_latex(
+    scores_only = task_document(
         table.rename(columns={t: get_task(t).title for t in tasks}),
         [get_task(t).title for t in tasks],
         summary_title(tasks, suite) + ": mean over each task's languages",
@@ -182,7 +182,7 @@ def task_score_suite(
     return {
         "csv": table.to_csv(index=False, float_format="%.2f"),
         "md": summary_markdown(table, tasks, suite),
-        "tex": latex,
+        "tex": latex(scores_only),
     }
 
 
