@@ -109,7 +109,7 @@ def test_each_point_value_is_its_statistics_summed_then_measured() -> None:
     import numpy as np
 
     from mte.families import family_of
-    from mte.metrics import sentence_metrics, tagging_metrics, tagging_rows
+    from mte.metrics import sentence_metrics, tagging_metrics, tagging_statistics
     from mte.statistics import statistic
     from mte.tasks import TASKS
 
@@ -122,7 +122,7 @@ def test_each_point_value_is_its_statistics_summed_then_measured() -> None:
     tags = [["B-PER", "I-PER", "O"], ["O", "B-LOC"], ["B-ORG", "O"]]
     guess_tags = [["B-PER", "O", "O"], ["O", "B-LOC"], ["B-LOC", "O"]]
     task = TASKS["panx"]
-    rows = tagging_rows(task, tags, guess_tags)
+    rows = tagging_statistics(task).rows(tags, guess_tags)
     assert np.array_equal(rows, [[0, 1, 1], [1, 1, 1], [0, 1, 1]])
     for metric in ("precision", "recall", "f1"):
         value = tagging_metrics(task, tags, guess_tags)[metric]

@@ -94,7 +94,11 @@ class SufficientStatistics:
         return float(self.of_sums(metric, rows.sum(axis=0)))
 
     def values(self, rows: np.ndarray, metrics: Sequence[str] | None = None) -> dict[str, float]:
-        return {metric: self.value(metric, rows) for metric in metrics or self.metrics}
+        rows = np.asarray(rows, float)
+        if len(rows) == 0:
+            raise ValueError("metrics of an empty set are undefined")
+        sums = rows.sum(axis=0)
+        return {metric: float(self.of_sums(metric, sums)) for metric in metrics or self.metrics}
 
 
 class Confusion(SufficientStatistics):
@@ -267,25 +271,24 @@ def token_f1(gold: Sequence[Sequence[str]], predicted: Sequence[Sequence[str]]) 
     return statistics.value("f1", statistics.rows(gold, predicted))
 
 
-def token_accuracy_rows(gold: Sequence[Sequence[str]], predicted: Sequence[Sequence[str]]):
-    """(correct tokens, tokens) per sentence: POS accuracy."""
-    _same_length(gold, predicted)
-    correct = [
-        sum(g == p for g, p in zip(gold_tags, guess_tags, strict=True))
-        for gold_tags, guess_tags in zip(gold, predicted, strict=True)
-    ]
-    return Means("accuracy").rows(correct, [len(tags) for tags in gold])
+class TokenAccuracy(Means):
+    """(correct tokens, tokens) per sentence: POS token accuracy."""
+
+    def __init__(self) -> None:
+        super().__init__("accuracy")
+
+    def rows(self, gold: Sequence[Sequence[str]], predicted: Sequence[Sequence[str]]) -> np.ndarray:
+        _same_length(gold, predicted)
+        correct = [
+            sum(g == p for g, p in zip(gold_tags, guess_tags, strict=True))
+            for gold_tags, guess_tags in zip(gold, predicted, strict=True)
+        ]
+        return super().rows(correct, [len(tags) for tags in gold])
 
 
-def tagging_statistics(task: Any) -> SufficientStatistics:
+def tagging_statistics(task: Any) -> EntityCounts | TokenAccuracy:
     """NER: entity counts; POS: correct tokens over tokens."""
-    return EntityCounts() if task.tagging_scheme == "entities" else Means("accuracy")
-
-
-def tagging_rows(task: Any, gold: Sequence[Sequence[str]], predicted: Sequence[Sequence[str]]):
-    if task.tagging_scheme == "entities":
-        return EntityCounts().rows(gold, predicted)
-    return token_accuracy_rows(gold, predicted)
+    return EntityCounts() if task.tagging_scheme == "entities" else TokenAccuracy()
 
 
 def tagging_metrics(
@@ -295,9 +298,10 @@ def tagging_metrics(
     seqeval F1 that XTREME's script reports for POS (seqeval reads a UPOS tag's first letter
     as a chunk prefix; the number is kept for comparison with the paper, labelled as such, and
     has no per-example decomposition: no interval)."""
-    rows = tagging_rows(task, gold, predicted)
+    statistics = tagging_statistics(task)
+    primary = statistics.values(statistics.rows(gold, predicted))
     if task.tagging_scheme == "entities":
-        return {**EntityCounts().values(rows), "token_f1": token_f1(gold, predicted)}
+        return {**primary, "token_f1": token_f1(gold, predicted)}
     import warnings
 
     from seqeval.metrics import f1_score
@@ -305,7 +309,7 @@ def tagging_metrics(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # "NOUN seems not to be NE tag"
         seqeval_f1 = f1_score(gold, predicted)
-    return {"accuracy": Means("accuracy").value("accuracy", rows), "seqeval_f1": seqeval_f1}
+    return {**primary, "seqeval_f1": seqeval_f1}
 
 
 def matthews_corrcoef(gold: Sequence[Any], predicted: Sequence[Any]) -> float:

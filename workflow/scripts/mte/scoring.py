@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from mte.errors import IntegrityError
-from mte.metrics import Means, hit_rows, sentence_metrics, tagging_metrics, tagging_rows
+from mte.metrics import Means, hit_rows, sentence_metrics, tagging_metrics, tagging_statistics
 from mte.tasks import Task
 
 SHOWN = 5
@@ -137,7 +137,7 @@ def score_tagging(
         "n": len(pairs),
         "words": sum(len(tags) for tags in gold_tags),
         "metrics": tagging_metrics(task, gold_tags, predicted),
-        "example_stats": tagging_rows(task, gold_tags, predicted),
+        "example_stats": tagging_statistics(task).rows(gold_tags, predicted),
     }
 
 

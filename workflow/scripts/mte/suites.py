@@ -50,17 +50,10 @@ class Suite:
 def discover_suites(package: str = "mte.specs") -> dict[str, Suite]:
     """Every suite of every spec module (an optional ``SUITES`` tuple), by name; checked: a
     known layout, tasks that exist, and a name that is no task's (their tables share a folder)."""
-    import importlib
-    import pkgutil
-
-    from mte.tasks import TASKS
+    from mte.tasks import TASKS, spec_modules
 
     found: dict[str, Suite] = {}
-    module = importlib.import_module(package)
-    for info in sorted(pkgutil.iter_modules(module.__path__), key=lambda i: i.name):
-        if info.name.startswith("_"):
-            continue
-        spec = importlib.import_module(f"{package}.{info.name}")
+    for spec in spec_modules(package):
         for suite in getattr(spec, "SUITES", ()):
             where = f"suite '{suite.name}' ({spec.__name__})"
             if suite.name in found or suite.name in TASKS:

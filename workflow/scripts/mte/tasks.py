@@ -101,19 +101,26 @@ class Task:
             )
 
 
-def discover_tasks(package: str = "mte.specs") -> dict[str, Task]:
-    """Every task of every spec module of ``package`` (modules named with a leading
-    underscore are helpers), by name; two specs of one name are an error naming both."""
+def spec_modules(package: str = "mte.specs") -> list[Any]:
+    """The spec modules of ``package``, by name (modules named with a leading underscore are
+    helpers): where tasks (``TASKS``) and suites (``SUITES``) are found."""
     import importlib
     import pkgutil
 
+    module = importlib.import_module(package)
+    return [
+        importlib.import_module(f"{package}.{info.name}")
+        for info in sorted(pkgutil.iter_modules(module.__path__), key=lambda i: i.name)
+        if not info.name.startswith("_")
+    ]
+
+
+def discover_tasks(package: str = "mte.specs") -> dict[str, Task]:
+    """Every task of every spec module of ``package``, by name; two specs of one name are an
+    error naming both."""
     found: dict[str, Task] = {}
     where: dict[str, str] = {}
-    module = importlib.import_module(package)
-    for info in sorted(pkgutil.iter_modules(module.__path__), key=lambda i: i.name):
-        if info.name.startswith("_"):
-            continue
-        spec = importlib.import_module(f"{package}.{info.name}")
+    for spec in spec_modules(package):
         tasks = getattr(spec, "TASKS", None)
         if not isinstance(tasks, tuple) or not all(isinstance(t, Task) for t in tasks):
             raise TypeError(f"task spec module {spec.__name__} must define TASKS, a tuple of Task")
