@@ -4,6 +4,7 @@ discovered from the modules of ``mte.specs`` (one module per benchmark)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import ModuleType
 
 from mte.errors import ConfigError
 
@@ -101,7 +102,7 @@ class Task:
             )
 
 
-def spec_modules(package: str = "mte.specs") -> list[Any]:
+def spec_modules(package: str = "mte.specs") -> list[ModuleType]:
     """The spec modules of ``package``, by name (modules named with a leading underscore are
     helpers): where tasks (``TASKS``) and suites (``SUITES``) are found."""
     import importlib
