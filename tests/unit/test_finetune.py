@@ -341,3 +341,24 @@ def test_sigkill_mid_epoch_resumes_from_the_last_checkpoint_to_the_same_weights(
     a, b = _weights(tmp_path / "a"), _weights(tmp_path / "b")
     assert a.keys() == b.keys()
     assert all(torch.equal(a[name], b[name]) for name in a)
+
+
+def test_the_new_task_head_is_explained_in_one_line_without_a_load_report(
+    tiny_model: Path, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture
+) -> None:
+    from mte.heads import head_for, load_with_new_head
+
+    head = head_for({"family": XNLI.family})
+    with caplog.at_level(logging.INFO):
+        model = load_with_new_head(head, tiny_model, num_labels=3)
+    assert model.config.num_labels == 3
+    records = [r for r in caplog.records if r.name == "mte.heads"]
+    assert len(records) == 1 and records[0].levelno == logging.INFO
+    assert records[0].getMessage() == (
+        "task head BertForSequenceClassification starts from random weights, as in every "
+        "fine-tune (classifier.bias, classifier.weight)"
+    )
+    # transformers' coloured "LOAD REPORT" table is not printed
+    captured = capsys.readouterr()
+    assert "LOAD REPORT" not in captured.out + captured.err
+    assert not any("LOAD REPORT" in r.getMessage() for r in caplog.records)

@@ -170,3 +170,31 @@ def test_translations_by_a_model_are_jobs_of_their_own(tmp_path: Path) -> None:
     # zero-shot, translate-train-all; translate-train for de and zh
     assert counts["finetune"] == 2 and counts["finetune_per_language"] == 2
     assert counts["predict_pseudo_test"] == 2 and counts["pseudo_test_table"] == 1
+
+
+def test_a_failing_job_says_so_once_with_its_log_and_no_traceback(tmp_path: Path) -> None:
+    folder = tmp_path / "pawsx"
+    folder.mkdir()
+    good = "The cat sat .\tThe cat sat down .\t1\nA dog ran .\tA cat ran .\t0\n" * 4
+    for name in ("train-en.tsv", "dev-en.tsv", "test-en.tsv"):
+        (folder / name).write_text(good, encoding="utf-8")
+    # line 3: two fields where PAWS-X has three
+    bad = "Die Katze sa\u00df .\tDie Katze sa\u00df da .\t1\n" * 2 + "nur ein Satz\tkein Label\n"
+    (folder / "test-de.tsv").write_text(bad, encoding="utf-8")
+    config = {
+        "models": [{"name": "tiny", "source": "tiny"}],
+        "tasks": {"pawsx": {"source": "files", "path": str(folder), "languages": ["en", "de"]}},
+    }
+    done = run_snakemake(tmp_path, config)
+    assert done.returncode != 0
+    console = done.stdout + done.stderr
+    failures = [line for line in console.splitlines() if "] failed: " in line]
+    assert len(failures) == 1, console[-3000:]
+    line = failures[0]
+    assert line.startswith("[download/pawsx/")
+    assert "test-de.tsv" in line and "line 3" in line
+    log = line.rpartition("(log: ")[2].rstrip(")")
+    assert log.startswith("results/logs/download/pawsx/") and (tmp_path / log).is_file()
+    # the traceback is in the log, not on the console
+    assert "Traceback" not in console
+    assert "Traceback" in (tmp_path / log).read_text(encoding="utf-8")

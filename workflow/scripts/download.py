@@ -3,7 +3,7 @@ split translated here: from the original split's file, with the translation mode
 
 from mte.data import materialize
 from mte.io import sha256_file, write_json, write_jsonl
-from mte.logs import rule_logging
+from mte.logs import rule_logging, summary
 from mte.tasks import get_task
 from mte.translation import translate_file
 
@@ -21,6 +21,7 @@ with rule_logging(snakemake) as log:
     origin.update(count=count, sha256_jsonl=sha256_file(snakemake.output.data))
     write_json(snakemake.output.meta, origin)
     log.info("%d examples from %s", count, origin)
+    summary(f"{count} examples ({origin.get('source', 'files')})")
     if origin.get("empty_tokens"):
         log.warning(
             "%d word(s) with an empty token (a line 'TAB tag') were read and kept as words with "

@@ -2,9 +2,10 @@
 translate-train)."""
 
 from mte.finetune import finetune
-from mte.logs import rule_logging
+from mte.logs import announce, rule_logging, summary
 
 with rule_logging(snakemake) as log:
+    announce("log: %s", snakemake.log[0])
     record = finetune(
         model_dir=snakemake.input.model,
         train_paths=snakemake.input.train,
@@ -15,4 +16,8 @@ with rule_logging(snakemake) as log:
         seed=int(snakemake.wildcards.seed),
         device=snakemake.params.device,
     )
-    log.info("selected %s", record["selected"])
+    selected = record["selected"]
+    summary(
+        f"{record['train_inputs']} training inputs, {len(record['history'])} epochs; selected "
+        f"epoch {selected['epoch']} (dev score {selected['dev_score']:.4f})"
+    )

@@ -2,7 +2,7 @@
 
 from mte.features import load_features
 from mte.io import write_jsonl
-from mte.logs import rule_logging
+from mte.logs import rule_logging, summary
 from mte.predict import predict_records
 
 with rule_logging(snakemake) as log:
@@ -15,4 +15,4 @@ with rule_logging(snakemake) as log:
         precision=snakemake.params.precision,
     )
     write_jsonl(snakemake.output[0], records)
-    log.info("%d predictions", len(records))
+    summary(f"{len(records)} predictions")

@@ -2,7 +2,7 @@
 
 from mte.families import family_of
 from mte.io import read_jsonl, write_jsonl
-from mte.logs import rule_logging
+from mte.logs import rule_logging, summary
 from mte.tasks import get_task
 
 with rule_logging(snakemake) as log:
@@ -20,4 +20,4 @@ with rule_logging(snakemake) as log:
     }
     records = family_of(task).retrieve(snakemake.input.model, splits, options)
     write_jsonl(snakemake.output[0], records)
-    log.info("%d records", len(records))
+    summary(f"{len(records)} records")

@@ -4,7 +4,7 @@ from transformers import AutoTokenizer
 
 from mte.features import save_features, tokenize_examples
 from mte.io import read_jsonl
-from mte.logs import rule_logging
+from mte.logs import rule_logging, summary
 from mte.tasks import get_task
 
 with rule_logging(snakemake) as log:
@@ -21,7 +21,7 @@ with rule_logging(snakemake) as log:
         training=snakemake.wildcards.split in ("train", "translate-train"),
     )
     save_features(features, snakemake.output[0])
-    log.info(
+    summary(
         "%d examples, %d inputs of at most %d sub-tokens; %d pairs truncated, %d sentences split",
         len(examples),
         len(features["input_ids"]),

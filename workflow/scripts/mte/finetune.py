@@ -19,9 +19,9 @@ from mte.batching import collate
 from mte.device import describe, resolve_device, to_device
 from mte.features import concat_features, load_features
 from mte.first_token import first_token_last_layer
-from mte.heads import auto_model_class, head_for
+from mte.heads import head_for, load_with_new_head
 from mte.io import atomic_path, sha256_file, write_json
-from mte.logs import progress_bar
+from mte.logs import announce, duration, progress_bar
 from mte.models import copy_tokenizer, padding_id
 
 log = logging.getLogger(__name__)
@@ -116,7 +116,7 @@ def finetune(
     labels = train["label_names"]
     torch.manual_seed(seed)
     where = resolve_device(device)
-    model = auto_model_class(head).from_pretrained(model_dir, **head.label_config(labels))
+    model = load_with_new_head(head, model_dir, **head.label_config(labels))
     model.to(where)
     if hp["freeze_word_embeddings"]:
         model.get_input_embeddings().weight.requires_grad_(False)
@@ -173,7 +173,7 @@ def finetune(
         )
         log.info("checkpoint saved at step %d", state["step"])
 
-    log.info(
+    announce(
         "fine-tuning on %d examples: %d epochs x %d steps, batch %d, seed %d, on %s",
         n_train,
         hp["epochs"],
@@ -195,7 +195,7 @@ def finetune(
             )
             raise SystemExit(128 + stop.signal)
 
-    started = time.perf_counter()
+    started, first_step = time.perf_counter(), state["step"]
     with StopRequest() as stop:
         while state["epoch"] < hp["epochs"]:
             # the order of an epoch depends on (seed, epoch) only, so a resumed run sees the same
@@ -231,7 +231,17 @@ def finetune(
             state["history"].append(
                 {"epoch": state["epoch"] + 1, "step": state["step"], "dev_score": dev_score}
             )
-            log.info("epoch %d: dev score %.4f", state["epoch"] + 1, dev_score)
+            elapsed = time.perf_counter() - started
+            # this run's pace (steps and dev evaluations) times the steps left
+            remaining = elapsed / max(1, state["step"] - first_step) * (total_steps - state["step"])
+            announce(
+                "epoch %d/%d: dev score %.4f, %s elapsed, ETA %s",
+                state["epoch"] + 1,
+                hp["epochs"],
+                dev_score,
+                duration(elapsed),
+                duration(remaining),
+            )
             last_epoch = state["epoch"] + 1 == hp["epochs"]
             if keep_last:
                 state["best"] = state["history"][-1]

@@ -7,7 +7,9 @@ shape of the labels, how predictions are read back, and the dev score. A head is
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import torch
@@ -17,6 +19,8 @@ from mte.device import inference, model_device, to_device
 from mte.first_token import first_token_last_layer
 from mte.logs import progress_bar
 from mte.tasks import get_task
+
+log = logging.getLogger(__name__)
 
 
 def _outputs(
@@ -292,3 +296,40 @@ def auto_model_class(head: Any) -> Any:
     import transformers
 
     return getattr(transformers, head.auto_class)
+
+
+def load_with_new_head(head: Any, model_dir: str | Path, **kwargs: Any) -> Any:
+    """The pretrained encoder under the task head of ``head``'s family, the head initialised
+    at random. transformers' load report (a coloured table listing the head as "MISSING") is
+    replaced by one line saying why; encoder weights missing from the checkpoint are a warning.
+    """
+    from transformers.utils import logging as hf_logging
+
+    verbosity = hf_logging.get_verbosity()
+    hf_logging.set_verbosity_error()
+    try:
+        model, info = auto_model_class(head).from_pretrained(
+            model_dir, output_loading_info=True, **kwargs
+        )
+    finally:
+        hf_logging.set_verbosity(verbosity)
+    prefix = f"{model.base_model_prefix}."
+    missing = sorted(info.get("missing_keys") or [])
+    # the pooler (a dense layer over [CLS]) feeds the classifier and trains with it; checkpoints
+    # of embedding models (multilingual-e5: mean pooling) carry none
+    new_head = [key for key in missing if not key.startswith(prefix) or ".pooler." in key]
+    absent = [key for key in missing if key not in new_head]
+    if new_head:
+        log.info(
+            "task head %s starts from random weights, as in every fine-tune (%s)",
+            type(model).__name__,
+            ", ".join(new_head),
+        )
+    if absent:
+        log.warning(
+            "%d encoder weights are not in %s and start from random weights: %s",
+            len(absent),
+            model_dir,
+            ", ".join(absent),
+        )
+    return model

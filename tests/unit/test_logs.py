@@ -1,0 +1,92 @@
+"""Rule scripts' logging: plain-text log files, a few console lines, one line per failure."""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from mte.logs import PlainTextLog, announce, duration, job_name, rule_logging, summary
+
+
+def _job(tmp_path: Path) -> SimpleNamespace:
+    log = tmp_path / "results" / "logs" / "finetune" / "m" / "xnli" / "zero-shot" / "seed1.log"
+    log.parent.mkdir(parents=True)
+    return SimpleNamespace(log=[str(log)], rule="finetune", threads=1)
+
+
+def test_durations_read_as_a_person_writes_them() -> None:
+    assert [duration(s) for s in (0, 45.4, 60, 185, 7620)] == [
+        "0s",
+        "45s",
+        "1m00s",
+        "3m05s",
+        "2h07m",
+    ]
+
+
+def test_a_job_is_named_by_its_log_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    job = SimpleNamespace(log=["results/logs/finetune/m/xnli/zero-shot/seed1.log"], rule="finetune")
+    assert job_name(job) == "finetune/m/xnli/zero-shot/seed1"
+    assert job_name(SimpleNamespace(log=[], rule="aggregate")) == "aggregate"
+
+
+def test_log_file_is_plain_text_with_each_record_on_its_own_line() -> None:
+    out = io.StringIO()
+    log = PlainTextLog(out)
+    log.write("\rfine-tune:  50%|#####     | 1/2")  # a progress bar redraws without a newline
+    log.start_line()
+    log.write("record\n")
+    log.start_line()  # already at a line start: nothing added
+    log.write("\x1b[1mBertForSequenceClassification LOAD REPORT\x1b[0m\n")
+    assert out.getvalue() == (
+        "\rfine-tune:  50%|#####     | 1/2\nrecord\nBertForSequenceClassification LOAD REPORT\n"
+    )
+
+
+def test_console_gets_progress_and_one_summary_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    console = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", console)
+    job = _job(tmp_path)
+    with rule_logging(job) as log:
+        sys.stderr.write("\rbar 1/2")
+        log.info("only in the log")
+        announce("epoch %d/%d: dev score %.4f", 1, 2, 0.5)
+        summary("%d predictions", 12)
+    lines = console.getvalue().splitlines()
+    assert lines[0] == "[finetune/m/xnli/zero-shot/seed1] epoch 1/2: dev score 0.5000"
+    assert re.fullmatch(
+        r"\[finetune/m/xnli/zero-shot/seed1\] done in \d+s: 12 predictions", lines[1]
+    )
+    assert len(lines) == 2
+    with open(job.log[0], encoding="utf-8", newline="") as handle:  # keep the bar's \r
+        text = handle.read()
+    # the record after the bar starts a line of its own
+    assert "\rbar 1/2\n" in text
+    assert "only in the log" in text and "epoch 1/2: dev score 0.5000" in text
+    assert sys.stderr is console
+
+
+def test_a_failure_is_one_console_line_and_its_traceback_is_in_the_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    console = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", console)
+    job = _job(tmp_path)
+    with pytest.raises(SystemExit) as stopped, rule_logging(job):
+        raise ValueError("bad line 3 of x.tsv")
+    assert stopped.value.code == 1
+    assert console.getvalue() == (
+        f"[finetune/m/xnli/zero-shot/seed1] failed: ValueError: bad line 3 of x.tsv "
+        f"(log: {job.log[0]})\n"
+    )
+    text = Path(job.log[0]).read_text(encoding="utf-8")
+    assert "Traceback" in text and "bad line 3 of x.tsv" in text
+    logging.getLogger().handlers.clear()
