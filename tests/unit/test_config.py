@@ -356,3 +356,28 @@ def test_every_config_key_is_documented_in_config_readme() -> None:
         {key for key in keys if f"`{key}" not in reference and f".{key}`" not in reference}
     )
     assert not missing, f"config/README.md does not document: {missing}"
+
+
+def test_lists_given_on_the_command_line_are_typed_as_in_a_config_file() -> None:
+    from mte.config import type_command_line_values
+
+    # Snakemake's reading of --config seeds=[1,2] tasks={xnli:{...}}: every nested scalar a string
+    given = {
+        "seeds": ["1", "2"],
+        "tasks": {"xnli": {"languages": ["en", "no", "nan"], "hyperparameters": {
+            "learning_rate": "1e-5", "epochs": "3", "freeze_word_embeddings": "true"}}},
+    }  # fmt: skip
+    config = copy.deepcopy(given)
+    config["tasks"]["pawsx"] = {"languages": ["de"]}  # from the config file: left as it is
+    config["run"] = "from-file"
+    type_command_line_values(config, given)
+    assert config["seeds"] == [1, 2]
+    xnli = config["tasks"]["xnli"]
+    # Norwegian and Min Nan stay language codes; YAML 1.1 would read "no" as false
+    assert xnli["languages"] == ["en", "no", "nan"]
+    assert xnli["hyperparameters"] == {
+        "learning_rate": 1e-5,
+        "epochs": 3,
+        "freeze_word_embeddings": True,
+    }
+    assert config["tasks"]["pawsx"] == {"languages": ["de"]} and config["run"] == "from-file"

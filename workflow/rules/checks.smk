@@ -4,6 +4,7 @@ import functools
 import re
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 from snakemake.exceptions import WorkflowError
 
@@ -19,6 +20,7 @@ from mte.config import (  # noqa: E402
     fill_schema_defaults,
     run_name,
     tokens_key,
+    type_command_line_values,
     variant_key,
     KEY_PATTERN,
     eval_split_of,
@@ -61,6 +63,7 @@ def references():
 def _check_configuration():
     """Stop before any job with one message naming the config key at fault."""
     try:
+        type_command_line_values(config, workflow.config_settings.config)
         references()
         for name in config.get("tasks") or {}:
             get_task(name)

@@ -5,6 +5,7 @@ Everything here runs while Snakemake builds the DAG, so a bad config stops befor
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,49 @@ def load_schema(schema_path: str | Path) -> dict[str, Any]:
     }
     tasks["additionalProperties"] = False
     return schema
+
+
+# words YAML 1.1 reads as booleans that are also language codes or plain words (Norwegian "no"):
+# a list from --config keeps them as typed
+YAML_11_BOOLEAN_WORDS = ("yes", "no", "on", "off", "y", "n")
+
+
+NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+
+
+def _yaml_typed(value: Any) -> Any:
+    """A value from ``--config`` with its nested scalars typed as YAML types them."""
+    import yaml
+
+    if isinstance(value, dict):
+        return {key: _yaml_typed(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_yaml_typed(item) for item in value]
+    if isinstance(value, str) and value.strip().lower() not in YAML_11_BOOLEAN_WORDS:
+        try:
+            typed = yaml.safe_load(value)
+        except yaml.YAMLError:
+            return value
+        if isinstance(typed, bool | int | float):
+            return typed
+        # YAML 1.1 reads 1e-5 (no dot) as a string; a config file's reader would too, but on
+        # the command line it can only mean the number
+        if isinstance(typed, str) and NUMBER.match(value.strip()):
+            return float(value)
+    return value
+
+
+def type_command_line_values(config: dict[str, Any], given: Any) -> None:
+    """Type the values given with ``--config`` inside lists and mappings as a config file
+    would (in place). Snakemake reads ``seeds=[1,2]`` as the strings ``["1", "2"]`` (it types
+    only a top-level scalar), which the schema would refuse though the user meant numbers."""
+    for key, value in (given or {}).items():
+        if key not in config:
+            continue
+        if isinstance(value, dict) and isinstance(config[key], dict):
+            type_command_line_values(config[key], value)
+        else:
+            config[key] = _yaml_typed(config[key])
 
 
 def fill_schema_defaults(config: dict[str, Any], schema_path: str | Path) -> None:
