@@ -173,6 +173,16 @@ def test_conllu_empty_nodes_and_comments(tmp_path: Path) -> None:
             "expected 10 CoNLL-U columns",
         ),
         (read_conllu, UDPOS, "1\tde\tde\tPREP\t_\t_\t3\tcase\t_\t_\n\n", 1, "unknown tag 'PREP'"),
+        # UD v1's CONJ (UD v2: CCONJ): the message says so and how to read the file
+        (
+            read_conllu,
+            UDPOS,
+            "1\tand\tand\tCONJ\t_\t_\t0\troot\t_\t_\n\n",
+            1,
+            "tag 'CONJ' is Universal Dependencies v1's name of the tag UD POS reads as 'CCONJ' "
+            "(Universal Dependencies v2.5); rename 'CONJ' to 'CCONJ' in the file's tag column",
+        ),
+        (read_token_tag_tsv, UDPOS, "and\tCONJ\n", 1, "Universal Dependencies v1's name"),
         # CoNLL-U closes every sentence with a blank line: without it the file was cut short
         (
             read_conllu,

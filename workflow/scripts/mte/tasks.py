@@ -33,6 +33,9 @@ class Task:
     hub_text_columns: tuple[str, ...] = ()
     # spellings of a label in released files that mean one of ``labels``
     label_aliases: dict[str, str] = field(default_factory=dict)
+    # tags an older release of the data named otherwise: old name -> (the name now, the release
+    # that used the old one); a file with an old name is refused with the advice to rename
+    former_labels: dict[str, tuple[str, str]] = field(default_factory=dict)
     demo_languages: tuple[str, ...] = ()
     train_language: str = "en"
     reference: str = ""

@@ -43,6 +43,15 @@ def _sentences(
 
 
 def _unknown_tag(task: Task, path: Path, number: int, tag: str) -> None:
+    if tag in task.former_labels:
+        name, release = task.former_labels[tag]
+        raise InputError(
+            path,
+            number,
+            f"tag '{tag}' is {release}'s name of the tag {task.title} reads as '{name}' "
+            f"({task.reference.split(';')[0]}); rename '{tag}' to '{name}' in the file's tag "
+            f"column (the mapping is one to one), or read the release the benchmark uses",
+        )
     raise InputError(
         path,
         number,

@@ -30,6 +30,7 @@ TASKS = (
             lang: ("google/xtreme", f"udpos.{name}") for lang, name in UDPOS_LANGUAGES.items()
         },
         hub_tag_column="pos_tags",
+        former_labels={"CONJ": ("CCONJ", "Universal Dependencies v1")},
         reference="Universal Dependencies v2.5; XTREME Table 2",
         # XTREME's processed TSV, else every UD treebank of the language in CoNLL-U
         files={
