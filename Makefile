@@ -18,6 +18,7 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/snakemake --cores $(CORES)
 	$(BIN)/snakemake --report results/runs/default/report.html
+	@echo "Open results/runs/default/report.html in a browser (tables: results/runs/default/tables/)"
 
 test: $(STAMP)
 	$(BIN)/pytest -q

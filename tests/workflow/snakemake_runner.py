@@ -97,3 +97,21 @@ def variant_of(config: dict, task: str) -> str:
     from mte.config import variant_key, with_schema_defaults
 
     return variant_key(task, with_schema_defaults(config, REPO / "config" / "schema.yaml"))
+
+
+def report_results(report: Path) -> dict[str, dict]:
+    """The results a Snakemake HTML report embeds (``var results = {...}`` in its
+    ``<script id="results">``): output path -> its record, with ``content``, the bytes of the
+    embedded file decoded from its data URI."""
+    import base64
+    import json
+
+    text = report.read_text(encoding="utf-8")
+    match = re.search(r'<script id="results">\s*var results = (.*?);\s*</script>', text, re.S)
+    if match is None:
+        raise AssertionError(f"no embedded results in {report}")
+    results = json.loads(match.group(1))
+    for record in results.values():
+        _, _, payload = record["data_uri"].partition("base64,")
+        record["content"] = base64.b64decode(payload)
+    return results

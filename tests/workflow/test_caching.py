@@ -9,10 +9,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from tests.unit.test_report import table_cells
 from tests.workflow.snakemake_runner import (
     interval_columns,
     job_counts,
     plots_dir,
+    report_results,
     run_snakemake,
     tables_dir,
 )
@@ -115,8 +117,38 @@ def test_tables_in_three_formats_figures_and_report(workdir: Path, config: dict,
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", png
     done = run_snakemake(workdir, config, "--report", "results/report.html")
     assert done.returncode == 0, done.stderr[-3000:]
-    html = (workdir / "results" / "report.html").read_text(encoding="utf-8", errors="replace")
-    assert "heatmap_zero-shot.png" in html and "xtreme_summary.csv" in html
+    results = report_results(workdir / "results" / "report.html")
+    assert {"heatmap_zero-shot.png", "transfer_gaps.png"} <= {r["name"] for r in results.values()}
+
+
+def test_report_shows_each_table_as_html_and_a_training_curve_per_finetune(
+    workdir: Path, config: dict, first_run
+) -> None:
+    report = workdir / "results" / "report.html"
+    if not report.is_file():
+        done = run_snakemake(workdir, config, "--report", "results/report.html")
+        assert done.returncode == 0, done.stderr[-3000:]
+    results = report_results(report)
+    pages = {Path(path).name: record for path, record in results.items() if path.endswith(".html")}
+    assert {"xnli.html", "pawsx.html", "xtreme_summary.html", "provenance.html"} <= set(pages)
+    for task, languages in (("xnli", ["en", "de", "zh"]), ("pawsx", ["en", "de"])):
+        page = pages[f"{task}.html"]
+        assert page["mime_type"] == "text/html" and page["labels"]["file"] == f"{task}.html"
+        rows = table_cells(page["content"].decode("utf-8"))
+        header, ours = rows[0], rows[1]
+        assert header == ["model", "setting", *languages, "avg"]
+        # each cell: the table's value and its bootstrap interval, as the CSV holds them
+        table = pd.read_csv(tables_dir(workdir) / f"{task}.csv").iloc[0]
+        for column, text in zip(header[2:], ours[2:], strict=True):
+            low, high = table[f"{column}_low"], table[f"{column}_high"]
+            assert text == f"{table[column]:.1f} [{low:.1f}, {high:.1f}]", (task, column)
+    # the demo is labelled as demo data, with n per language
+    xnli = pages["xnli.html"]["content"].decode("utf-8")
+    assert "Demo data:" in xnli and "Examples scored per language (n): en " in xnli
+    # a training-curve figure per fine-tune (xnli and pawsx, one seed each)
+    curves = [r for r in results.values() if r["job_properties"]["rule"] == "plot_training"]
+    assert sorted(r["labels"]["task"] for r in curves) == ["pawsx", "xnli"]
+    assert all(r["content"][:8] == b"\x89PNG\r\n\x1a\n" for r in curves)
 
 
 def test_second_run_has_nothing_to_do(workdir: Path, config: dict, first_run) -> None:
@@ -139,10 +171,11 @@ def test_adding_a_language_reruns_only_that_language(
         "predict": 1,
         "score": 1,
         "aggregate": 1,
-        # the figures and the XTREME summary read every score
+        # the figures, the XTREME summary and the run's provenance read every score
         "summarize": 1,
         "plot_heatmap": 1,
         "plot_transfer_gaps": 1,
+        "describe_run": 1,
         "all": 1,
     }
     assert "es" in pd.read_csv(tables_dir(workdir) / "xnli.csv").columns
@@ -159,12 +192,15 @@ def test_changing_the_learning_rate_reruns_that_task_only(
     languages = len(changed["tasks"]["xnli"]["languages"])
     assert job_counts(done.stdout + done.stderr) == {
         "finetune": 1,
+        # the new fine-tune's curves
+        "plot_training": 1,
         "predict": languages,
         "score": languages,
         "aggregate": 1,
         "summarize": 1,
         "plot_heatmap": 1,
         "plot_transfer_gaps": 1,
+        "describe_run": 1,
         "all": 1,
     }
     assert "task=pawsx" not in done.stderr

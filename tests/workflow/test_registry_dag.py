@@ -70,5 +70,8 @@ def test_every_task_builds_its_dag_with_job_counts_from_the_registry(tmp_path: P
     expected = expected_jobs(config)
     assert {rule: counts.get(rule, 0) for rule in expected} == dict(expected)
     assert expected["finetune_per_language"] == 4  # CoNLL (en, es) and PAN-X (en, de)
+    # a training-curve figure per fine-tune, one per language for the per-language settings
+    assert counts["plot_training"] == counts["finetune"]
+    assert counts["plot_training_per_language"] == counts["finetune_per_language"]
     # every task is scored: one aggregate table per evaluated task
     assert counts["aggregate"] == sum(not task.train_only for task in TASKS.values())

@@ -3,13 +3,19 @@ rule aggregate:
         scores=get_task_scores,
         references=reference_files(),
     output:
-        csv=report(
-            table_path("{task}", "csv"),
-            caption="../report/task_table.rst",
-            category="Tables",
-        ),
+        csv=table_path("{task}", "csv"),
         md=table_path("{task}", "md"),
         tex=table_path("{task}", "tex"),
+        html=report(
+            table_path("{task}", "html"),
+            caption="../report/task_table.rst",
+            category="Tables",
+            subcategory="Per language",
+            labels=lambda wc: {
+                "task": get_task(wc.task).title,
+                "file": f"{wc.task}.html",
+            },
+        ),
         provenance=table_path("{task}", "provenance.json"),
     log:
         log_path("aggregate", "{run}/{task}"),
@@ -23,6 +29,8 @@ rule aggregate:
     params:
         languages=lambda wc: task_languages(wc.task, config),
         statistics=config["statistics"],
+        # the data note under the report's table (source, subset)
+        task_config=lambda wc: task_config(wc.task),
     script:
         "../scripts/aggregate.py"
 
@@ -34,13 +42,19 @@ rule summarize:
         scores=get_suite_scores,
         references=reference_files(),
     output:
-        csv=report(
-            table_path("{suite}", "csv"),
-            caption="../report/suite_table.rst",
-            category="Tables",
-        ),
+        csv=table_path("{suite}", "csv"),
         md=table_path("{suite}", "md"),
         tex=table_path("{suite}", "tex"),
+        html=report(
+            table_path("{suite}", "html"),
+            caption="../report/suite_table.rst",
+            category="Tables",
+            subcategory="Suites",
+            labels=lambda wc: {
+                "task": all_suites()[wc.suite].title,
+                "file": f"{wc.suite}.html",
+            },
+        ),
     log:
         log_path("aggregate", "{run}/{suite}"),
     benchmark:
@@ -54,3 +68,27 @@ rule summarize:
         tasks=lambda wc: suite_tasks(wc.suite),
     script:
         "../scripts/summarize.py"
+
+
+# the run's provenance in one block for the report: models, packages, hardware
+rule describe_run:
+    input:
+        scores=get_all_scores,
+    output:
+        report(
+            RUN_PROVENANCE,
+            caption="../report/provenance.rst",
+            category="Run",
+            labels={"page": "provenance"},
+        ),
+    log:
+        log_path("aggregate", "{run}/provenance"),
+    benchmark:
+        benchmark_path("aggregate", "{run}/provenance")
+    conda:
+        "../../envs/mte.yaml"
+    threads: 1
+    resources:
+        **job_resources("light"),
+    script:
+        "../scripts/describe_run.py"

@@ -223,6 +223,34 @@ def task_scores(task):
     ]
 
 
+def training_plot(finetuned):
+    """The training-curve figure of a fine-tuned model's folder: RUN_DIR/model gives
+    RUN_DIR/training.png, RUN_DIR/model/{lang} gives RUN_DIR/training/{lang}.png."""
+    run, _, language = finetuned.rpartition(FINETUNED.removeprefix(RUN_DIR))
+    return f"{run}/training{language}.png"
+
+
+def all_training_plots():
+    """A training-curve figure for every fine-tune behind the run's scores (once each:
+    translate-test and XQuAD/MLQA reuse other models)."""
+    plots = [
+        training_plot(
+            get_finetuned_model(
+                SimpleNamespace(
+                    model=m["name"], task=task, setting=setting, seed=seed, lang=lang
+                )
+            )
+        )
+        for task in evaluated_tasks()
+        if not is_retrieval(task)
+        for m in config["models"]
+        for setting in task_settings(task, config)
+        for seed in task_seeds(task, config)
+        for lang in task_languages(task, config)
+    ]
+    return list(dict.fromkeys(plots))
+
+
 def get_task_scores(wc):
     return task_scores(wc.task)
 

@@ -65,3 +65,54 @@ rule plot_against_published:
         metric=lambda wc: get_task(wc.task).primary_metric,
     script:
         "../scripts/plot.py"
+
+
+# a fine-tune's curves: dev score per epoch (the selected epoch marked), loss per step
+rule plot_training:
+    input:
+        model=FINETUNED,
+    output:
+        report(
+            TRAINING_PLOT,
+            caption="../report/training.rst",
+            category="Training curves",
+            subcategory="{model}",
+            labels={"task": "{task}", "setting": "{setting}", "seed": "{seed}"},
+        ),
+    log:
+        log_path("plots", f"{RUN_JOB}/training"),
+    benchmark:
+        benchmark_path("plots", f"{RUN_JOB}/training")
+    wildcard_constraints:
+        setting=wildcard_pattern(per_language=False),
+    conda:
+        "../../envs/mte.yaml"
+    threads: 1
+    resources:
+        **job_resources("light"),
+    script:
+        "../scripts/plot.py"
+
+
+use rule plot_training as plot_training_per_language with:
+    input:
+        model=FINETUNED_PER_LANGUAGE,
+    output:
+        report(
+            TRAINING_PLOT_PER_LANGUAGE,
+            caption="../report/training.rst",
+            category="Training curves",
+            subcategory="{model}",
+            labels={
+                "task": "{task}",
+                "setting": "{setting}",
+                "seed": "{seed}",
+                "language": "{lang}",
+            },
+        ),
+    log:
+        log_path("plots", f"{RUN_LANGUAGE_JOB}/training"),
+    benchmark:
+        benchmark_path("plots", f"{RUN_LANGUAGE_JOB}/training")
+    wildcard_constraints:
+        setting=wildcard_pattern(per_language=True),

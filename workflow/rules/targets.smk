@@ -27,7 +27,7 @@ def pseudo_test_tasks():
 
 
 def all_tables():
-    formats = ("csv", "md", "tex")
+    formats = ("csv", "md", "tex", "html")
     tables = [
         table_path(task, ext, RUN) for task in evaluated_tasks() for ext in formats
     ]
@@ -42,7 +42,7 @@ def all_tables():
         if suite_tasks(suite)
         for ext in formats
     ]
-    return tables
+    return [*tables, RUN_PROVENANCE.format(run=RUN)]
 
 
 def all_plots():
@@ -51,4 +51,9 @@ def all_plots():
         for m in config["models"]
         for setting in all_settings()
     ]
-    return [*heatmaps, plot_path("transfer_gaps", RUN), *published_plots()]
+    return [
+        *heatmaps,
+        plot_path("transfer_gaps", RUN),
+        *published_plots(),
+        *all_training_plots(),
+    ]

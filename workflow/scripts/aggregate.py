@@ -1,4 +1,4 @@
-"""Rule aggregate: a task's score files into its table (CSV, Markdown, LaTeX), with published
+"""Rule aggregate: a task's score files into its table (CSV, Markdown, LaTeX, HTML), with published
 numbers and deltas for the models that have them."""
 
 from mte.families import family_of
@@ -6,7 +6,8 @@ from mte.io import read_json, write_json, write_text
 from mte.logs import rule_logging
 from mte.published import with_references
 from mte.references import load_references
-from mte.render import latex, markdown, pair_matrix_document, task_document
+from mte.render import html, latex, markdown, pair_matrix_document, task_document
+from mte.report import data_note
 from mte.table_statistics import with_statistics
 from mte.tables import task_table, with_second_metric
 from mte.tasks import get_task
@@ -27,14 +28,14 @@ with rule_logging(snakemake) as log:
     table = with_references(table, references, task.name, languages, metrics)
     write_text(snakemake.output.csv, table.to_csv(index=False, float_format="%.2f"))
     document = task_document(table, languages, title, second, marks)
+    printed = document
     if task.table_layout == "pair_matrix":  # G-XLT: contexts x questions, per model
-        write_text(
-            snakemake.output.md,
-            markdown(pair_matrix_document(table[table["row"] == "ours"], languages, title)),
-        )
-    else:
-        write_text(snakemake.output.md, markdown(document))
+        printed = pair_matrix_document(table[table["row"] == "ours"], languages, title)
+    write_text(snakemake.output.md, markdown(printed))
     write_text(snakemake.output.tex, latex(document))
+    # the report's view: the printed table with its data note (source, n per language)
+    warning, about = data_note(task, scores, languages, snakemake.params.task_config)
+    write_text(snakemake.output.html, html(printed, about, warning))
     # what produced every cell: the score files' provenance, beside the table
     write_json(
         snakemake.output.provenance,

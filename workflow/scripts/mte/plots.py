@@ -1,4 +1,5 @@
-"""Figures (matplotlib, PNG): language x task heatmap, transfer gaps, ours against published."""
+"""Figures (matplotlib, PNG): language x task heatmap (per-language bars with intervals when one
+task ran), transfer gaps, ours against published, and each fine-tune's training curves."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 import pandas as pd
 
+from mte.families import family_of
 from mte.summary import language_score, transfer_gap
 from mte.tasks import get_task
 
@@ -57,6 +59,10 @@ def plot_heatmap(scores: list[dict[str, Any]], model: str, setting: str, path: s
     """A language x task heatmap of one model (empty where a task lacks the language)."""
     plt = _pyplot()
     matrix = language_task_matrix(scores, model, setting)
+    if len(matrix.columns) == 1:  # a one-column heatmap says less than bars with intervals
+        chosen = [s for s in scores if s["model"] == model and s["setting"] == setting]
+        plot_language_bars(chosen, f"{model}, {setting}", path)
+        return
     if len(matrix.index) > ROWS_PER_PANEL:
         _heatmap_panels(plt, matrix, model, setting, path)
         return
@@ -95,6 +101,94 @@ def _heatmap_panels(plt: Any, matrix: pd.DataFrame, model: str, setting: str, pa
     plt.close(fig)
 
 
+def language_values(scores: list[dict[str, Any]]) -> pd.DataFrame:
+    """Per language of one task: the primary metric in percent (mean over seeds) and its
+    whiskers: the bootstrap interval over test examples with one seed, the standard deviation
+    over seeds with several."""
+    rows = []
+    for s in scores:
+        task = get_task(s["task"])
+        interval = s.get("interval") or {}
+        has_interval = interval.get("metric") == task.primary_metric and "low" in interval
+        rows.append(
+            {
+                "language": s["language"],
+                "value": 100.0 * s["metrics"][task.primary_metric],
+                "low": 100.0 * interval["low"] if has_interval else math.nan,
+                "high": 100.0 * interval["high"] if has_interval else math.nan,
+            }
+        )
+    frame = pd.DataFrame(rows)
+    grouped = frame.groupby("language", sort=False)
+    table = grouped["value"].agg(["mean", "count", "std"])
+    one_seed = (table["count"] == 1).all()
+    if one_seed:
+        table["low"] = grouped["low"].first()
+        table["high"] = grouped["high"].first()
+    else:
+        table["low"] = table["mean"] - table["std"]
+        table["high"] = table["mean"] + table["std"]
+    table.attrs["whiskers"] = "95% bootstrap interval" if one_seed else "± 1 std over seeds"
+    return table
+
+
+def plot_language_bars(scores: list[dict[str, Any]], title: str, path: str | Path) -> None:
+    """One task: a bar per language with its value printed and whiskers (the interval)."""
+    plt = _pyplot()
+    task = get_task(scores[0]["task"])
+    table = language_values(scores)
+    fig, ax = plt.subplots(figsize=(max(4.0, 0.55 * len(table.index) + 1.5), 3.6))
+    errors = [
+        (table["mean"] - table["low"]).clip(lower=0).fillna(0),
+        (table["high"] - table["mean"]).clip(lower=0).fillna(0),
+    ]
+    bars = ax.bar(table.index, table["mean"], yerr=errors, capsize=3, color="C0",
+                  error_kw={"linewidth": 0.8})  # fmt: skip
+    # each value printed above its whisker, where the two do not overlap
+    tops = table[["mean", "high"]].max(axis=1, skipna=True)
+    for bar, value, top in zip(bars, table["mean"], tops, strict=True):
+        ax.annotate(f"{value:.1f}", (bar.get_x() + bar.get_width() / 2, top),
+                    textcoords="offset points", xytext=(0, 2), ha="center", fontsize=7)  # fmt: skip
+    ax.set_ylim(0, min(100, max(10.0, float(table["high"].max(skipna=True) or 0),
+                                float(table["mean"].max())) * 1.15))  # fmt: skip
+    ax.set_ylabel(f"{task.primary_metric} (%)")
+    ax.tick_params(axis="x", rotation=90 if len(table.index) > 12 else 0)
+    ax.set_title(f"{title}: {task.title} per language (whiskers: {table.attrs['whiskers']})",
+                 fontsize=9)  # fmt: skip
+    _save(fig, path)
+    plt.close(fig)
+
+
+def gap_interval(
+    scores: list[dict[str, Any]], english: str, confidence: float = 0.95
+) -> tuple[float, float] | None:
+    """A percentile interval of the transfer gap from the languages' bootstrap replicates
+    (each test set resampled on its own), or None without replicates of every language (several
+    seeds, QA's two-metric cells, no interval computed)."""
+    import numpy as np
+
+    replicates = {}
+    for s in scores:
+        task = get_task(s["task"])
+        interval = s.get("interval") or {}
+        if (
+            family_of(task).cell_metrics(task) != (task.primary_metric,)
+            or interval.get("metric") != task.primary_metric
+            or not interval.get("replicates")
+            or s["language"] in replicates
+        ):
+            return None
+        replicates[s["language"]] = np.asarray(interval["replicates"], dtype=float)
+        confidence = interval.get("confidence", confidence)
+    others = [r for lang, r in replicates.items() if lang != english]
+    if english not in replicates or not others:
+        return None
+    size = min(len(r) for r in replicates.values())
+    gaps = 100.0 * (replicates[english][:size] - np.mean([r[:size] for r in others], axis=0))
+    tail = 100.0 * (1 - confidence) / 2
+    return float(np.percentile(gaps, tail)), float(np.percentile(gaps, 100.0 - tail))
+
+
 def plot_transfer_gaps(scores: list[dict[str, Any]], path: str | Path) -> None:
     """Bars: per task, its training language (English; SIB-200's eng_Latn) minus the mean of
     the other languages, one bar per model and setting; tasks without a score in the training
@@ -112,24 +206,92 @@ def plot_transfer_gaps(scores: list[dict[str, Any]], path: str | Path) -> None:
             for s in scores
         ]  # fmt: skip
     )
-    gaps = {}
+    gaps, whiskers = {}, {}
     for (series, task, english), group in frame.groupby(
         ["series", "task", "train_language"], sort=False
     ):
         gap = transfer_gap(group.groupby("language")["value"].mean().to_dict(), english)
-        if gap is not None:
-            gaps.setdefault(series, {})[task] = gap
+        if gap is None:
+            continue
+        gaps.setdefault(series, {})[task] = gap
+        members = [
+            s
+            for s in scores
+            if f"{s['model']}, {s['setting']}" == series and get_task(s["task"]).title == task
+        ]
+        interval = gap_interval(members, english)
+        low, high = interval if interval else (gap, gap)
+        whiskers.setdefault(series, {})[task] = (gap - low, high - gap)
     table = pd.DataFrame(gaps)
     fig, ax = plt.subplots(figsize=(max(4, 1.3 * max(len(table.index), 1) + 2), 3.5))
     if table.empty:
         ax.text(0.5, 0.5, "no task with English and another language", ha="center", va="center")
         ax.set_axis_off()
     else:
-        table.plot.bar(ax=ax, rot=0)
+        errors = [
+            [[whiskers[series][task][end] for task in table.index] for end in (0, 1)]
+            for series in table.columns
+        ]
+        table.plot.bar(ax=ax, rot=0, yerr=errors, capsize=3, error_kw={"linewidth": 0.8})
+        # each value printed beyond its whisker (above a gain, below a loss)
+        bar_groups = [c for c in ax.containers if hasattr(c, "datavalues")]
+        for series, container in zip(table.columns, bar_groups, strict=True):
+            for task, bar in zip(table.index, container, strict=True):
+                value = table.loc[task, series]
+                if pd.isna(value):
+                    continue
+                below, above = whiskers[series].get(task, (0.0, 0.0))
+                end = value + above if value >= 0 else value - below
+                ax.annotate(f"{value:.1f}", (bar.get_x() + bar.get_width() / 2, end),
+                            textcoords="offset points", xytext=(0, 2 if value >= 0 else -9),
+                            ha="center", fontsize=7)  # fmt: skip
         ax.axhline(0, color="black", linewidth=0.8)
         ax.set_ylabel("English minus other languages (points)")
         ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    ax.set_title("Cross-lingual transfer gap per task")
+    ax.set_title("Cross-lingual transfer gap per task (whiskers: 95% bootstrap interval)",
+                 fontsize=9)  # fmt: skip
+    _save(fig, path)
+    plt.close(fig)
+
+
+def plot_training_curves(record: dict[str, Any], title: str, path: str | Path) -> None:
+    """A fine-tune's ``training.json``: the dev score per epoch with the selected epoch
+    marked, and the training loss per step (with its running mean when there are many)."""
+    plt = _pyplot()
+    fig, (dev_ax, loss_ax) = plt.subplots(1, 2, figsize=(8.5, 3.2), layout="constrained")
+    epochs = [h["epoch"] for h in record["history"]]
+    dev = [100.0 * h["dev_score"] for h in record["history"]]
+    dev_ax.plot(epochs, dev, marker="o", color="C0")
+    for epoch, value in zip(epochs, dev, strict=True):
+        dev_ax.annotate(f"{value:.1f}", (epoch, value), textcoords="offset points",
+                        xytext=(0, 6), ha="center", fontsize=7)  # fmt: skip
+    selected = record["selected"]
+    dev_ax.plot(
+        [selected["epoch"]],
+        [100.0 * selected["dev_score"]],
+        marker="*",
+        markersize=14,
+        color="C3",
+        linestyle="none",
+        label=f"selected: epoch {selected['epoch']}",
+    )
+    low, high = min(dev), max(dev)
+    dev_ax.set_ylim(low - 0.1 * (high - low) - 1, high + 0.15 * (high - low) + 1)  # room for labels
+    dev_ax.set_xticks(epochs)
+    dev_ax.set_xlabel("epoch")
+    dev_ax.set_ylabel("dev score (%)")
+    dev_ax.legend(fontsize=7, loc="lower right")
+    losses = record.get("losses") or []
+    steps = range(1, len(losses) + 1)
+    loss_ax.plot(steps, losses, linewidth=0.6, color="C1", alpha=0.6, label="per step")
+    window = max(1, len(losses) // 25)
+    if window > 1:
+        smooth = pd.Series(losses).rolling(window, min_periods=1).mean()
+        loss_ax.plot(steps, smooth, linewidth=1.4, color="C1", label=f"mean of {window} steps")
+        loss_ax.legend(fontsize=7)
+    loss_ax.set_xlabel("step")
+    loss_ax.set_ylabel("training loss")
+    fig.suptitle(title, fontsize=10)
     _save(fig, path)
     plt.close(fig)
 

@@ -1,9 +1,11 @@
 """The one renderer of every printed table: a table is a :class:`Document` (a title, sections of
-:class:`Grid` rows of printed cells, notes), written as Markdown or as LaTeX (booktabs). The
-table builders (task tables, G-XLT matrices, suites) only decide what the cells say."""
+:class:`Grid` rows of printed cells, notes), written as Markdown, as LaTeX (booktabs) or as an
+HTML page (the report's view). The table builders (task tables, G-XLT matrices, suites) only
+decide what the cells say."""
 
 from __future__ import annotations
 
+import html as html_text
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -100,6 +102,64 @@ def latex(document: Document) -> str:
         r"\end{table}",
     ]
     return "\n".join(lines) + "\n"
+
+
+# every rule under .mte: the report embeds these pages in its own page (the first screen), where
+# unscoped rules would restyle the report itself
+HTML_STYLE = """
+.mte { font-family: system-ui, sans-serif; color: #222; margin: 0.6em 0 1.6em 0; }
+div.mte h1 { font-size: 1.2em; margin: 0.4em 0; line-height: 1.3; }
+div.mte h2 { font-size: 1em; margin: 1em 0 0.3em 0; }
+.mte table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
+.mte th, .mte td { padding: 0.2em 0.55em; border-bottom: 1px solid #ddd; white-space: nowrap; }
+.mte thead th { border-bottom: 2px solid #444; }
+.mte .number { text-align: right; font-variant-numeric: tabular-nums; }
+.mte .text { text-align: left; }
+.mte p.note, .mte li { font-size: 0.8em; color: #444; max-width: 60em; margin: 0.2em 0; }
+.mte .warning { background: #fff4ce; border-left: 4px solid #e0a800; padding: 0.4em 0.8em;
+  font-size: 0.85em; max-width: 60em; }
+"""
+
+
+def _html_grid(grid: Grid) -> list[str]:
+    def row(cells: list[str], tag: str) -> str:
+        kinds = ["text" if i < grid.text_columns else "number" for i in range(len(cells))]
+        return "<tr>" + "".join(
+            f'<{tag} class="{kind}">{html_text.escape(text)}</{tag}>'
+            for kind, text in zip(kinds, cells, strict=True)
+        ) + "</tr>"  # fmt: skip
+
+    lines = ["<table>", "<thead>", row(grid.header, "th"), "</thead>", "<tbody>"]
+    lines += [row(cells, "td") for cells in grid.rows]
+    return [*lines, "</tbody>", "</table>"]
+
+
+def html(document: Document, about: list[str] = (), warning: str | None = None) -> str:
+    """A standalone HTML page of ``document`` (the report shows it as it is): the title, a
+    ``warning`` box (e.g. demo data), the tables, the notes, and ``about`` (the data note) as a
+    list under them."""
+    escape = html_text.escape
+    lines = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        '<head><meta charset="utf-8">',
+        f"<title>{escape(document.title)}</title>",
+        f"<style>{HTML_STYLE}</style>",
+        "</head>",
+        "<body>",
+        '<div class="mte">',
+        f"<h1>{escape(document.title)}</h1>",
+    ]
+    if warning:
+        lines.append(f'<p class="warning">{escape(warning)}</p>')
+    for heading, grid in document.sections:
+        if heading:
+            lines.append(f"<h2>{escape(heading)}</h2>")
+        lines += _html_grid(grid)
+    lines += [f'<p class="note">{escape(note)}</p>' for note in document.notes]
+    if about:
+        lines += ["<h2>Data</h2>", "<ul>", *(f"<li>{escape(item)}</li>" for item in about), "</ul>"]
+    return "\n".join([*lines, "</div>", "</body>", "</html>"]) + "\n"
 
 
 def cell(row: pd.Series, column: str, second: str | None, marks: Marks = NO_MARKS) -> str:

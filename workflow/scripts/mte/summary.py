@@ -10,7 +10,7 @@ import pandas as pd
 
 from mte.families import family_of
 from mte.published import DELTA
-from mte.render import Document, Grid, cell, latex, markdown, row_label, task_document
+from mte.render import Document, Grid, cell, html, latex, markdown, row_label, task_document
 from mte.suites import Suite
 from mte.tables import AVERAGE
 from mte.tasks import Task, get_task
@@ -133,6 +133,11 @@ def summary_title(tasks: list[str], suite: Suite) -> str:
 
 def summary_markdown(table: pd.DataFrame, tasks: list[str], suite: Suite) -> str:
     """The summary in Markdown: task scores and average, then the transfer gaps."""
+    return markdown(summary_document(table, tasks, suite))
+
+
+def summary_document(table: pd.DataFrame, tasks: list[str], suite: Suite) -> Document:
+    """The summary: task scores and average, then the transfer gaps."""
     titles = [get_task(t).title for t in tasks]
     body = [
         [
@@ -161,7 +166,7 @@ def summary_markdown(table: pd.DataFrame, tasks: list[str], suite: Suite) -> str
         heading = "Cross-lingual transfer gap (English minus the mean of the other languages)"
         header = ["model", "setting", *(get_task(t).title for t in gap_tasks)]
         sections.append((heading, Grid(header, gaps)))
-    return markdown(Document(summary_title(tasks, suite), sections))
+    return Document(summary_title(tasks, suite), sections)
 
 
 def task_score_suite(
@@ -183,6 +188,7 @@ def task_score_suite(
         "csv": table.to_csv(index=False, float_format="%.2f"),
         "md": summary_markdown(table, tasks, suite),
         "tex": latex(scores_only),
+        "html": html(summary_document(table, tasks, suite)),
     }
 
 
@@ -322,4 +328,5 @@ def metrics_suite(
         "csv": table.to_csv(index=False, float_format="%.2f"),
         "md": metrics_markdown(table, chosen, suite),
         "tex": latex(metrics_document(table, chosen, suite)),
+        "html": html(metrics_document(table, chosen, suite)),
     }
