@@ -13,10 +13,10 @@ FINETUNED = f"{RUN_DIR}/model"
 FINETUNED_PER_LANGUAGE = f"{FINETUNED}/{{lang}}"
 PREDICTIONS = f"{RUN_DIR}/predictions/{{lang}}.jsonl"
 SCORES = f"{RUN_DIR}/scores/{{lang}}.json"
-# XTREME's pseudo test analysis: the same, on the machine-translated English test set
 # a fine-tune's training curves (dev score per epoch, loss per step), beside its model
 TRAINING_PLOT = f"{RUN_DIR}/training.png"
 TRAINING_PLOT_PER_LANGUAGE = f"{RUN_DIR}/training/{{lang}}.png"
+# XTREME's pseudo test analysis: the same, on the machine-translated English test set
 PSEUDO_TEST_PREDICTIONS = f"{RUN_DIR}/pseudo-test/predictions/{{lang}}.jsonl"
 PSEUDO_TEST_SCORES = f"{RUN_DIR}/pseudo-test/scores/{{lang}}.json"
 # a run's tables and figures: results/runs/{run}/

@@ -149,8 +149,11 @@ def plot_language_bars(scores: list[dict[str, Any]], title: str, path: str | Pat
     for bar, value, top in zip(bars, table["mean"], tops, strict=True):
         ax.annotate(f"{value:.1f}", (bar.get_x() + bar.get_width() / 2, top),
                     textcoords="offset points", xytext=(0, 2), ha="center", fontsize=7)  # fmt: skip
-    ax.set_ylim(0, min(100, max(10.0, float(table["high"].max(skipna=True) or 0),
-                                float(table["mean"].max())) * 1.15))  # fmt: skip
+    # room above for the labels; below zero only for a metric that goes there (MCC)
+    top = max(10.0, float(tops.max(skipna=True)))
+    bottom = min(0.0, float(table[["mean", "low"]].min(axis=None, skipna=True)))
+    ax.set_ylim(bottom * 1.15, min(100.0, top * 1.15) if top <= 100 else top * 1.05)
+    ax.axhline(0, color="black", linewidth=0.6)
     ax.set_ylabel(f"{task.primary_metric} (%)")
     ax.tick_params(axis="x", rotation=90 if len(table.index) > 12 else 0)
     ax.set_title(f"{title}: {task.title} per language (whiskers: {table.attrs['whiskers']})",
@@ -162,9 +165,11 @@ def plot_language_bars(scores: list[dict[str, Any]], title: str, path: str | Pat
 def gap_interval(
     scores: list[dict[str, Any]], english: str, confidence: float = 0.95
 ) -> tuple[float, float] | None:
-    """A percentile interval of the transfer gap from the languages' bootstrap replicates
-    (each test set resampled on its own), or None without replicates of every language (several
-    seeds, QA's two-metric cells, no interval computed)."""
+    """A percentile interval of the transfer gap from the languages' bootstrap replicates: the
+    gap of replicate i of every language. For parallel test sets (XNLI, PAWS-X, XQuAD) replicate
+    i of every language resamples the same items, so the gap is resampled by item; other tasks'
+    languages are resampled independently, as their test sets are. None without replicates of
+    every language (several seeds, QA's two-metric cells, no interval computed)."""
     import numpy as np
 
     replicates = {}
