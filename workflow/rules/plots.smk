@@ -6,6 +6,8 @@ rule plot_heatmap:
             plot_path("{model}/heatmap_{setting}"),
             caption="../report/heatmap.rst",
             category="Figures",
+            subcategory="{model}",
+            labels={"figure": "score per language and task", "setting": "{setting}"},
         ),
     log:
         log_path("plots", "{run}/{model}/heatmap_{setting}"),
@@ -28,6 +30,8 @@ rule plot_transfer_gaps:
             plot_path("transfer_gaps"),
             caption="../report/transfer_gaps.rst",
             category="Figures",
+            subcategory="All models",
+            labels={"figure": "transfer gap per task"},
         ),
     log:
         log_path("plots", "{run}/transfer_gaps"),
@@ -51,6 +55,11 @@ rule plot_against_published:
             plot_path("{model}/{task}_{setting}_vs_published"),
             caption="../report/against_published.rst",
             category="Figures",
+            subcategory="{model}",
+            labels={
+                "figure": "ours and published, {task}",
+                "setting": "{setting}",
+            },
         ),
     log:
         log_path("plots", "{run}/{model}/{task}_{setting}_vs_published"),
