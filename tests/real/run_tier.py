@@ -2,8 +2,8 @@
 ``results-{tier}/summary.json`` with each experiment's per-language figures (per seed), subset
 sizes and time.
 
-Two tiers share this runner: ``real`` (``make test-real``, about 100 minutes, out of CI) and
-``smoke`` (``make test-smoke``, CI-sized: it only has to fail loudly when the pipeline stops
+Two tiers share this runner: ``real`` (``make test-real``, about 50 minutes on 2 CPUs, out of
+CI) and ``smoke`` (``make test-smoke``, CI-sized: it only has to fail loudly when the pipeline stops
 learning or scoring right). Run from the repository root: ``python tests/real/run_tier.py
 [real|smoke]`` (default ``real``). The configs name the real files relative to the repository
 root (``../shared/data``); here they are made absolute, so that all experiments of a tier share
