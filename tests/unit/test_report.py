@@ -180,3 +180,19 @@ def test_training_curves_are_drawn_from_training_json(tmp_path: Path) -> None:
     }  # fmt: skip
     plot_training_curves(record, "m, xnli, zero-shot, seed 1", tmp_path / "training.png")
     assert (tmp_path / "training.png").read_bytes()[:8] == PNG
+
+
+def test_transfer_gaps_of_settings_that_only_some_tasks_run(tmp_path: Path) -> None:
+    from mte.plots import plot_transfer_gaps
+
+    def score(task: str, setting: str, language: str, value: float) -> dict:
+        metric = get_task(task).primary_metric
+        return {"model": "m", "setting": setting, "seed": 1, "task": task, "language": language,
+                "metrics": {metric: value}}  # fmt: skip
+
+    # XNLI runs translate-train, CoNLL does not: that series has no CoNLL bar, nor whisker
+    scores = [score("xnli", s, lang, v) for s in ("zero-shot", "translate-train")
+              for lang, v in (("en", 0.8), ("de", 0.6))]  # fmt: skip
+    scores += [score("conll", "zero-shot", lang, v) for lang, v in (("en", 0.9), ("de", 0.7))]
+    plot_transfer_gaps(scores, tmp_path / "gaps.png")
+    assert (tmp_path / "gaps.png").read_bytes()[:8] == PNG

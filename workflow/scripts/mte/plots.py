@@ -234,7 +234,11 @@ def plot_transfer_gaps(scores: list[dict[str, Any]], path: str | Path) -> None:
         ax.set_axis_off()
     else:
         errors = [
-            [[whiskers[series][task][end] for task in table.index] for end in (0, 1)]
+            # a series has no gap (so no whisker) for a task that does not run its setting
+            [
+                [whiskers[series].get(task, (0.0, 0.0))[end] for task in table.index]
+                for end in (0, 1)
+            ]
             for series in table.columns
         ]
         table.plot.bar(ax=ax, rot=0, yerr=errors, capsize=3, error_kw={"linewidth": 0.8})
