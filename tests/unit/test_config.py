@@ -319,6 +319,32 @@ def test_a_task_evaluating_a_shared_fine_tune_follows_it() -> None:
     assert _keys("xquad", config)[1] != after[1]
 
 
+def test_lower_casing_names_the_features_of_the_fine_tune_and_its_evaluators() -> None:
+    """XTREME's --do_lower_case is SQuAD's (the fine-tune's) setting: it gives SQuAD's and
+    XQuAD's features a folder of their own; left false it names no folder anew."""
+    config = {
+        "tasks": {
+            "squad": {"source": "hub", "doc_stride": 128, "hyperparameters": {"max_length": 384}},
+            "xquad": {"source": "hub"},
+        }
+    }
+    cased = {task: _keys(task, config) for task in ("squad", "xquad")}
+    config["tasks"]["squad"]["do_lower_case"] = False
+    assert {task: _keys(task, config) for task in ("squad", "xquad")} == cased
+    config["tasks"]["squad"]["do_lower_case"] = True
+    for task in ("squad", "xquad"):
+        assert _keys(task, config)[0] == cased[task][0]
+        assert _keys(task, config)[1] != cased[task][1]
+        assert _keys(task, config)[2] != cased[task][2]
+
+
+def test_lower_casing_is_set_on_the_fine_tune_not_on_its_evaluators() -> None:
+    from mte.config import check_shared_finetunes
+
+    with pytest.raises(ConfigError, match=r"tasks\.xquad\.do_lower_case.*tasks\.squad"):
+        check_shared_finetunes({"tasks": {"squad": {}, "xquad": {"do_lower_case": True}}})
+
+
 def test_run_name() -> None:
     from mte.config import run_name
 

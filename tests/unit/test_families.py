@@ -122,6 +122,37 @@ def test_a_task_naming_an_unknown_family_fails_naming_both() -> None:
         check_tasks({"x": task}, FAMILIES)
 
 
+def test_a_spec_naming_a_metric_it_does_not_report_fails() -> None:
+    task = Task(
+        name="p", title="P", family="tagging", languages=("en",), labels=("NOUN",),
+        primary_metric="accuracy", metrics=("accuracy",), selection_metric="seqeval_f1",
+        tagging_scheme="tags", hub_id="",
+    )  # fmt: skip
+    with pytest.raises(FamilyContractError, match="task 'p' names metric.*seqeval_f1"):
+        check_tasks({"p": task}, FAMILIES)
+
+
+def test_ud_pos_models_are_selected_by_seqeval_f1_as_xtremes_run_tag_py_selects() -> None:
+    """run_tag.py keeps the checkpoint of the best dev result["f1"], seqeval's f1_score over
+    the UPOS tags; the dev score equals it, and here differs from token accuracy (5 of 6)."""
+    from seqeval.metrics import f1_score
+
+    from mte.heads import TaggingHead
+
+    names = list(TASKS["udpos"].labels)
+    gold = [["DET", "NOUN", "VERB"], ["PRON", "AUX", "ADJ"]]
+    guess = [["DET", "NOUN", "NOUN"], ["PRON", "AUX", "ADJ"]]
+    features = {
+        "task": "udpos",
+        "label_names": names,
+        "word_labels": [[names.index(tag) for tag in tags] for tags in gold],
+    }
+    score = TaggingHead().dev_score(features, [[names.index(t) for t in tags] for tags in guess])
+    assert TASKS["udpos"].dev_metric == "seqeval_f1"
+    assert score == pytest.approx(f1_score(gold, guess))
+    assert score != pytest.approx(5 / 6)
+
+
 def test_a_tagging_spec_without_a_scheme_fails() -> None:
     task = Task(
         name="t", title="T", family="tagging", languages=("en",), labels=("O",),

@@ -248,6 +248,77 @@ def test_the_epoch_with_the_best_dev_score_is_written(
     )
 
 
+@pytest.mark.parametrize(
+    ("selection", "scores", "steps", "selected"),
+    [
+        # 28 steps (14 an epoch): scored after steps 5, 10, 15, 20 and 25 only, as XTREME's
+        # --save_steps scores; the tie at step 15 does not replace step 10 (a strict >)
+        ("best_dev", [0.2, 0.7, 0.7, 0.3, 0.1], [5, 10, 15, 20, 25], 10),
+        ("best_dev", [0.2, 0.3, 0.4, 0.5, 0.6], [5, 10, 15, 20, 25], 25),
+        # the final model is kept: its own dev score is noted after the last step
+        ("last", [0.9, 0.1, 0.1, 0.1, 0.1, 0.2], [5, 10, 15, 20, 25, 28], 28),
+    ],
+)
+def test_selection_every_n_steps_keeps_the_best_scored_step(
+    tiny_model: Path,
+    feature_files: dict[str, Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    selection: str,
+    scores: list[float],
+    steps: list[int],
+    selected: int,
+) -> None:
+    heads = []
+
+    def scripted_head_for(features):
+        heads.append(_ScriptedDevScores(mte.heads.head_for(features), scores))
+        return heads[-1]
+
+    import mte.heads
+
+    monkeypatch.setattr(mte.finetune, "head_for", scripted_head_for)
+    record = finetune(
+        model_dir=tiny_model,
+        train_paths=[feature_files["train"]],
+        dev_paths=[feature_files["dev"]],
+        out_dir=tmp_path / "m",
+        checkpoint_dir=tmp_path / "c",
+        hp={**HP, "selection_every_steps": 5, "model_selection": selection},
+        seed=5,
+    )
+    assert [h["step"] for h in record["history"]] == steps
+    assert [h["epoch"] for h in record["history"]] == [1 if s <= 14 else 2 for s in steps]
+    assert record["selected"]["step"] == selected
+    assert record["steps_per_epoch"] == 14
+    written = _weights(tmp_path / "m")
+    at_step = heads[0].weights[steps.index(selected)]
+    assert all(torch.equal(written[name], at_step[name]) for name in written)
+    assert mte.finetune.selection_summary(record) == (
+        f"210 training inputs, 2 epochs, {len(steps)} dev evaluations; selected step "
+        f"{selected} (epoch {1 if selected <= 14 else 2}) (dev score "
+        f"{scores[steps.index(selected)]:.4f})"
+    )
+
+
+def test_selection_every_more_steps_than_the_fine_tune_has_is_refused(
+    tiny_model: Path, feature_files: dict[str, Path], tmp_path: Path
+) -> None:
+    from mte.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"tasks\.xnli\.hyperparameters\.selection_every_steps"):
+        finetune(
+            model_dir=tiny_model,
+            train_paths=[feature_files["train"]],
+            dev_paths=[feature_files["dev"]],
+            out_dir=tmp_path / "m",
+            checkpoint_dir=tmp_path / "c",
+            hp={**HP, "selection_every_steps": 100},
+            seed=5,
+        )
+    assert not (tmp_path / "m").exists()
+
+
 @pytest.mark.parametrize(("warmup", "expected"), [({}, 2), ({"warmup_steps": 500}, 500)])
 def test_warm_up_steps_replace_the_ratio_even_past_the_last_step(
     tiny_model: Path,

@@ -83,3 +83,61 @@ def test_copy_tokenizer_copies_only_tokenizer_files(tiny_model: Path, tmp_path: 
     (empty / "config.json").write_text("{}")
     with pytest.raises(MteError, match="no tokenizer files"):
         copy_tokenizer(empty, tmp_path)
+
+
+def _cased_wordpiece(folder: Path) -> Path:
+    """A cased BERT WordPiece tokenizer (mBERT's kind) with both spellings in its vocabulary."""
+    from transformers import BertTokenizerFast
+
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "Where", "where", "is", "the", "?"]
+    vocab += ["Café", "Ümit", "café", "umit", "cafe", "Paris", "paris", "in", "."]
+    folder.mkdir()
+    (folder / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
+    BertTokenizerFast(str(folder / "vocab.txt"), do_lower_case=False).save_pretrained(folder)
+    return folder
+
+
+def test_lower_casing_as_xtremes_qa_script_changes_wordpiece_input_only(
+    tiny_model: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """--do_lower_case: mBERT's kind of tokenizer lower-cases and strips accents, with offsets
+    still into the original text; a SentencePiece-style one (the tiny model's) is unchanged."""
+    import logging
+
+    from mte.models import load_tokenizer
+
+    folder = _cased_wordpiece(tmp_path / "wordpiece")
+    text = "Where is the Café Ümit in Paris ?"
+    assert load_tokenizer(folder).tokenize(text)[3:5] == ["Café", "Ümit"]
+    with caplog.at_level(logging.INFO, logger="mte.models"):
+        lowered = load_tokenizer(folder, do_lower_case=True)
+    assert lowered.tokenize(text) == ["where", "is", "the", "cafe", "umit", "in", "paris", "?"]
+    assert "lower-cases (and strips accents from) its input" in caplog.text
+    spans = lowered(text, return_offsets_mapping=True)["offset_mapping"][1:-1]
+    assert [text[a:b] for a, b in spans][3:5] == ["Café", "Ümit"]
+
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="mte.models"):
+        same = load_tokenizer(tiny_model, do_lower_case=True)
+    assert same(text)["input_ids"] == AutoTokenizer.from_pretrained(tiny_model)(text)["input_ids"]
+    assert "has no lower-casing step, so its input is unchanged" in caplog.text
+
+
+def test_lower_cased_qa_features_still_point_at_the_original_answer(tmp_path: Path) -> None:
+    from mte.features import tokenize_qa
+    from mte.models import load_tokenizer
+    from mte.tasks import TASKS
+
+    tokenizer = load_tokenizer(_cased_wordpiece(tmp_path / "wordpiece"), do_lower_case=True)
+    context = "the Café Ümit is in Paris ."
+    example = {
+        "id": "q1",
+        "question": "Where is the Café ?",
+        "context": context,
+        "answers": {"text": ["Paris"], "answer_start": [context.index("Paris")]},
+    }
+    features = tokenize_qa(tokenizer, [example], TASKS["squad"], 64, 16, training=True)
+    start, end = features["start_positions"][0], features["end_positions"][0]
+    offsets = features["offsets"][0]
+    assert context[offsets[start][0] : offsets[end][1]] == "Paris"
+    assert tokenizer.convert_ids_to_tokens(features["input_ids"][0][start]) == "paris"

@@ -182,6 +182,24 @@ def test_training_curves_are_drawn_from_training_json(tmp_path: Path) -> None:
     assert (tmp_path / "training.png").read_bytes()[:8] == PNG
 
 
+def test_training_curves_of_evaluations_every_n_steps(tmp_path: Path) -> None:
+    """XTREME's selection every N steps: 60 evaluations over 3 epochs of 100 steps, drawn
+    against the epochs trained, without a label on every point."""
+    from mte.plots import plot_training_curves
+
+    history = [{"epoch": 1 + (5 * i - 1) // 100, "step": 5 * i, "dev_score": 0.3 + 0.005 * i}
+               for i in range(1, 61)]  # fmt: skip
+    record = {
+        "hyperparameters": {"selection_every_steps": 5},
+        "steps_per_epoch": 100,
+        "history": history,
+        "selected": history[40],
+        "losses": [1.1 - 0.003 * step for step in range(300)],
+    }
+    plot_training_curves(record, "m, xnli, zero-shot, seed 1", tmp_path / "training.png")
+    assert (tmp_path / "training.png").read_bytes()[:8] == PNG
+
+
 def test_transfer_gaps_of_settings_that_only_some_tasks_run(tmp_path: Path) -> None:
     from mte.plots import plot_transfer_gaps
 

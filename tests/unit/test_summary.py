@@ -50,6 +50,18 @@ def test_summary_by_hand() -> None:
     assert pd.isna(row["gap_tatoeba"])
 
 
+def test_ud_pos_enters_the_summary_with_seqeval_f1_as_xtremes_evaluate_py_scores_it() -> None:
+    """XTREME's evaluate.py scores udpos with seqeval's f1 (METRIC_FUNCTION), its mean over
+    languages being the task's score; token accuracy stays the task table's primary metric."""
+    scores = [
+        _score("udpos", "en", accuracy=0.95, seqeval_f1=0.90),
+        _score("udpos", "de", accuracy=0.85, seqeval_f1=0.70),
+    ]
+    row = task_score_table(scores, ["udpos"]).iloc[0]
+    assert row["udpos"] == pytest.approx(80.0)  # (90 + 70) / 2, not (95 + 85) / 2
+    assert row["gap_udpos"] == pytest.approx(20.0)
+
+
 def test_transfer_gap_needs_english_and_another_language() -> None:
     assert transfer_gap({"en": 90.0, "de": 80.0, "fr": 70.0}) == pytest.approx(15.0)
     assert transfer_gap({"en": 90.0}) is None
@@ -197,4 +209,7 @@ def test_a_summary_without_all_nine_tasks_says_what_it_averages() -> None:
     first = markdown.splitlines()[0]
     assert first.startswith("# Partial XTREME summary: the average is over 2 of XTREME's 9 tasks")
     assert "(xnli, xquad); missing: pawsx, udpos, panx, mlqa, tydiqa, bucc, tatoeba" in first
-    assert summary_title(list(XTREME.tasks), XTREME) == "XTREME summary (QA: (F1 + EM) / 2; %)"
+    assert (
+        summary_title(list(XTREME.tasks), XTREME)
+        == "XTREME summary (QA: (F1 + EM) / 2; UD-POS: seqeval F1; %)"
+    )

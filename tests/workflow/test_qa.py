@@ -66,7 +66,14 @@ def run(tmp_path_factory: pytest.TempPathFactory):
                 "path": str(tydiqa),
                 "languages": ["en", "fi"],
                 "doc_stride": 16,
-                "hyperparameters": hyperparameters,
+                # XTREME's --do_lower_case (a no-op for the tiny model's tokenizer), and a
+                # model chosen on dev after every 2nd step instead of the final one
+                "do_lower_case": True,
+                "hyperparameters": {
+                    **hyperparameters,
+                    "model_selection": "best_dev",
+                    "selection_every_steps": 2,
+                },
             },
         },
     }
@@ -95,6 +102,22 @@ def test_each_fine_tune_trains_on_its_own_data(run: Path) -> None:
         (variant_dir(run, "tiny", "tydiqa") / "zero-shot/seed1/scores/fi.json").read_text()
     )
     assert score["n"] == 4
+
+
+def test_tydiqa_reads_its_lower_casing_and_selection_settings(run: Path) -> None:
+    """The settings reach their jobs: the tokenizer is loaded with do_lower_case (the tiny
+    model's has no lower-casing step: its log says so), and the dev set is scored after steps
+    2, 4, ... of the fine-tune."""
+    logs = list((run / "results" / "logs" / "tokenize" / "tiny" / "tydiqa").rglob("*.log"))
+    assert logs and all("has no lower-casing step" in log.read_text() for log in logs)
+    squad_logs = list((run / "results" / "logs" / "tokenize" / "tiny" / "squad").rglob("*.log"))
+    assert squad_logs and not any("do_lower_case" in log.read_text() for log in squad_logs)
+    training = json.loads(
+        (variant_dir(run, "tiny", "tydiqa") / "zero-shot/seed1/model/training.json").read_text()
+    )
+    steps = [h["step"] for h in training["history"]]
+    assert steps and steps == list(range(2, 2 * len(steps) + 1, 2))
+    assert training["selected"] in training["history"]
 
 
 def test_every_question_gets_one_answer(run: Path) -> None:

@@ -1,7 +1,7 @@
 """Rule finetune: one model x task x setting x seed (x language for in-language and
 translate-train)."""
 
-from mte.finetune import finetune
+from mte.finetune import finetune, selection_summary
 from mte.logs import announce, rule_logging, summary
 
 with rule_logging(snakemake) as log:
@@ -16,8 +16,4 @@ with rule_logging(snakemake) as log:
         seed=int(snakemake.wildcards.seed),
         device=snakemake.params.device,
     )
-    selected = record["selected"]
-    summary(
-        f"{record['train_inputs']} training inputs, {len(record['history'])} epochs; selected "
-        f"epoch {selected['epoch']} (dev score {selected['dev_score']:.4f})"
-    )
+    summary(selection_summary(record))

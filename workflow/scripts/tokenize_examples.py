@@ -1,14 +1,13 @@
 """Rule tokenize: canonical examples into model-specific features."""
 
-from transformers import AutoTokenizer
-
 from mte.features import save_features, tokenize_examples
 from mte.io import read_jsonl
 from mte.logs import rule_logging, summary
+from mte.models import load_tokenizer
 from mte.tasks import get_task
 
 with rule_logging(snakemake) as log:
-    tokenizer = AutoTokenizer.from_pretrained(snakemake.input.model)
+    tokenizer = load_tokenizer(snakemake.input.model, snakemake.params.do_lower_case)
     examples = read_jsonl(snakemake.input.data)
     task = get_task(snakemake.wildcards.task)
     features = tokenize_examples(

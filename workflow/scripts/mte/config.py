@@ -232,7 +232,7 @@ def needed_splits(task_name: str, config: dict[str, Any]) -> list[tuple[str, str
 
 
 # what a task that evaluates another task's fine-tunes may not set: the fine-tune's own
-SHARED_FINETUNE_KEYS = ("hyperparameters", "doc_stride")
+SHARED_FINETUNE_KEYS = ("hyperparameters", "doc_stride", "do_lower_case")
 
 
 def check_shared_finetunes(config: dict[str, Any]) -> None:
@@ -415,13 +415,18 @@ def data_key(task_name: str, config: dict[str, Any]) -> str:
 
 def tokens_params(task_name: str, config: dict[str, Any]) -> dict[str, Any]:
     """What decides a task's features besides its data: the window of the fine-tune it is
-    evaluated with (max length, QA stride) and the sub-token that carries a word's label."""
+    evaluated with (max length, QA stride), its input's lower-casing and the sub-token that
+    carries a word's label."""
     owner = config["tasks"][get_task(task_name).models_of or task_name]
-    return {
+    params = {
         "max_length": (owner.get("hyperparameters") or {}).get("max_length"),
         "doc_stride": owner.get("doc_stride"),
         "label_subword": config["tasks"][task_name].get("label_subword"),
     }
+    # named only when set, so that the folders of every run without it keep their names
+    if owner.get("do_lower_case"):
+        params["do_lower_case"] = True
+    return params
 
 
 def tokens_key(task_name: str, config: dict[str, Any]) -> str:

@@ -17,6 +17,7 @@ import torch
 
 from mte.batching import collate
 from mte.device import describe, resolve_device, to_device
+from mte.errors import ConfigError
 from mte.features import concat_features, load_features
 from mte.first_token import first_token_last_layer
 from mte.heads import head_for, load_with_new_head
@@ -94,14 +95,17 @@ def finetune(
     seed: int,
     device: str = "auto",
 ) -> dict[str, Any]:
-    """Fine-tune on the concatenated training features; keep the epoch with the best dev
-    score (the task's primary metric on the concatenated dev features), or with
-    ``model_selection: last`` the last epoch (XTREME's QA recipe keeps its final model); the
-    dev score of every epoch is recorded either way.
+    """Fine-tune on the concatenated training features; keep the model with the best dev
+    score (the task's selection metric on the concatenated dev features), or with
+    ``model_selection: last`` the final model (XTREME's QA recipe keeps its final model); every
+    dev evaluation is recorded either way. The dev set is scored at each epoch's end, or with
+    ``selection_every_steps: N`` after every N-th optimiser step (XTREME's run_classify.py and
+    run_tag.py: ``--save_steps N --save_only_best_checkpoint``), a later score replacing the
+    kept one only when strictly higher.
 
     ``hp``: learning_rate, epochs, batch_size, warmup_ratio (or warmup_steps, which wins when
     set), weight_decay, max_grad_norm, eval_batch_size, freeze_word_embeddings,
-    checkpoint_every_steps, model_selection. A checkpoint with the
+    checkpoint_every_steps, model_selection, selection_every_steps. A checkpoint with the
     same signature (hyper-parameters, seed, training data, model) in ``checkpoint_dir`` is
     resumed from its exact step; the data order and dropout RNG are restored with it.
     ``device``: the config's ``device``; training and model selection run in fp32.
@@ -136,6 +140,15 @@ def finetune(
     # the rate rises all through training and never reaches its peak
     scheduler = get_linear_schedule_with_warmup(optimizer, warmup, total_steps)
     keep_last = hp.get("model_selection", "best_dev") == "last"
+    # None: the dev set is scored at each epoch's end
+    evaluate_every = hp.get("selection_every_steps")
+    if evaluate_every and evaluate_every > total_steps and not keep_last:
+        raise ConfigError(
+            f"tasks.{train['task']}.hyperparameters.selection_every_steps",
+            f"{evaluate_every} is more than the {total_steps} optimiser steps of this fine-tune "
+            f"({n_train} inputs, batch {batch_size}, {hp['epochs']} epochs), so no model would "
+            "ever be scored on dev: lower it, or remove it to score at each epoch's end",
+        )
     signature = _signature(hp, seed, train_paths, model_dir)
     state = {"step": 0, "epoch": 0, "batch": 0, "best": None, "history": []}
     checkpoint_file = checkpoint_dir / CHECKPOINT
@@ -196,6 +209,36 @@ def finetune(
             raise SystemExit(128 + stop.signal)
 
     started, first_step = time.perf_counter(), state["step"]
+
+    def score_on_dev() -> None:
+        """Score the model on dev; keep it when it is the best so far (or, with
+        ``model_selection: last``, note the score of the model that will be kept)."""
+        dev_score = head.dev_score(dev, head.predict(model, dev, hp["eval_batch_size"], pad_id))
+        entry = {"epoch": state["epoch"] + 1, "step": state["step"], "dev_score": dev_score}
+        state["history"].append(entry)
+        elapsed = time.perf_counter() - started
+        # this run's pace (steps and dev evaluations) times the steps left
+        remaining = elapsed / max(1, state["step"] - first_step) * (total_steps - state["step"])
+        at = (
+            f"epoch {state['epoch'] + 1}/{hp['epochs']}"
+            if not evaluate_every
+            else f"step {state['step']}/{total_steps} (epoch {state['epoch'] + 1}/{hp['epochs']})"
+        )
+        announce(
+            "%s: dev score %.4f, %s elapsed, ETA %s",
+            at,
+            dev_score,
+            duration(elapsed),
+            duration(remaining),
+        )
+        if keep_last:
+            state["best"] = entry
+        elif state["best"] is None or dev_score > state["best"]["dev_score"]:
+            state["best"] = entry
+            # the final weights are the model's own: no copy to write and read back
+            if state["step"] < total_steps:
+                _save(model.state_dict(), checkpoint_dir / BEST)
+
     with StopRequest() as stop:
         while state["epoch"] < hp["epochs"]:
             # the order of an epoch depends on (seed, epoch) only, so a resumed run sees the same
@@ -224,32 +267,16 @@ def finetune(
                 progress.update(1)
                 state.setdefault("losses", []).append(loss.item())
                 progress.set_postfix(loss=f"{state['losses'][-1]:.4f}", refresh=False)
+                if evaluate_every and state["step"] % evaluate_every == 0:
+                    score_on_dev()
                 if every and state["step"] % every == 0 and state["batch"] < steps_per_epoch:
                     save_checkpoint()
                 stop_if_asked()
-            dev_score = head.dev_score(dev, head.predict(model, dev, hp["eval_batch_size"], pad_id))
-            state["history"].append(
-                {"epoch": state["epoch"] + 1, "step": state["step"], "dev_score": dev_score}
-            )
-            elapsed = time.perf_counter() - started
-            # this run's pace (steps and dev evaluations) times the steps left
-            remaining = elapsed / max(1, state["step"] - first_step) * (total_steps - state["step"])
-            announce(
-                "epoch %d/%d: dev score %.4f, %s elapsed, ETA %s",
-                state["epoch"] + 1,
-                hp["epochs"],
-                dev_score,
-                duration(elapsed),
-                duration(remaining),
-            )
             last_epoch = state["epoch"] + 1 == hp["epochs"]
-            if keep_last:
-                state["best"] = state["history"][-1]
-            elif state["best"] is None or dev_score > state["best"]["dev_score"]:
-                state["best"] = state["history"][-1]
-                # the last epoch's weights are the model's own: no copy to write and read back
-                if not last_epoch:
-                    _save(model.state_dict(), checkpoint_dir / BEST)
+            scored_here = state["history"] and state["history"][-1]["step"] == state["step"]
+            # the kept model of model_selection: last is the final one: its dev score is noted
+            if not evaluate_every or (keep_last and last_epoch and not scored_here):
+                score_on_dev()
             state["epoch"] += 1
             state["batch"] = 0
             # after the last epoch only the model remains to be written (seconds): a checkpoint
@@ -261,7 +288,7 @@ def finetune(
     # this run's seconds in the training loop (steps, dev evaluations, checkpoints)
     loop_seconds = time.perf_counter() - started
 
-    if state["best"]["epoch"] != state["history"][-1]["epoch"]:
+    if state["best"]["step"] != total_steps:
         model.load_state_dict(
             torch.load(checkpoint_dir / BEST, weights_only=True, map_location=where)
         )
@@ -277,8 +304,20 @@ def finetune(
         "losses": state.get("losses", []),
         "loop_seconds": round(loop_seconds, 3),
         "train_inputs": n_train,
+        "steps_per_epoch": steps_per_epoch,
         "dev_examples": len(dev["ids"]),
     }
     write_json(out_dir / "training.json", record)
     shutil.rmtree(checkpoint_dir)
     return record
+
+
+def selection_summary(record: dict[str, Any]) -> str:
+    """One line of what a fine-tune did and which model it kept, for the console."""
+    selected, hp = record["selected"], record["hyperparameters"]
+    done = f"{record['train_inputs']} training inputs, {hp['epochs']} epochs"
+    where = f"epoch {selected['epoch']}"
+    if hp.get("selection_every_steps"):
+        done += f", {len(record['history'])} dev evaluations"
+        where = f"step {selected['step']} ({where})"
+    return f"{done}; selected {where} (dev score {selected['dev_score']:.4f})"

@@ -53,11 +53,11 @@ def _run(model: Any, features: dict[str, Any], batch_size: int, pad_id: int, pro
         yield indices, outputs["logits"]
 
 
-def _primary_metric(features: dict[str, Any], gold: list, predicted: list) -> float:
+def _dev_metric(features: dict[str, Any], gold: list, predicted: list) -> float:
     from mte.metrics import sentence_metrics
 
     task = get_task(features["task"])
-    return sentence_metrics(task, gold, predicted)[task.primary_metric]
+    return sentence_metrics(task, gold, predicted)[task.dev_metric]
 
 
 class ClassificationHead:
@@ -103,10 +103,10 @@ class ClassificationHead:
         }
 
     def dev_score(self, features: dict[str, Any], predicted: list[int]) -> float:
-        """The task's primary metric (accuracy; CoLA's MCC; MRPC's and QQP's F1)."""
+        """The task's selection metric (accuracy; CoLA's MCC; MRPC's and QQP's F1)."""
         names = features["label_names"]
         gold = [names[i] for i in self.gold(features)]
-        return _primary_metric(features, gold, [names[i] for i in predicted])
+        return _dev_metric(features, gold, [names[i] for i in predicted])
 
 
 class RegressionHead:
@@ -146,7 +146,7 @@ class RegressionHead:
         ]
 
     def dev_score(self, features: dict[str, Any], predicted: list[float]) -> float:
-        return _primary_metric(features, self.gold(features), predicted)
+        return _dev_metric(features, self.gold(features), predicted)
 
 
 class TaggingHead:
@@ -200,7 +200,7 @@ class TaggingHead:
         task = get_task(features["task"])
         gold = [[names[t] for t in tags] for tags in self.gold(features)]
         guess = [[names[t] for t in tags] for tags in predicted]
-        return tagging_metrics(task, gold, guess)[task.primary_metric]
+        return tagging_metrics(task, gold, guess)[task.dev_metric]
 
 
 class QuestionAnsweringHead:
@@ -282,7 +282,7 @@ class QuestionAnsweringHead:
 
         task = get_task(features["task"])
         normalize = qa_normalizer(task, task.train_language)
-        return qa_scores(predicted, self.gold(features), normalize)[task.primary_metric]
+        return qa_scores(predicted, self.gold(features), normalize)[task.dev_metric]
 
 
 def head_for(features: dict[str, Any]) -> Any:

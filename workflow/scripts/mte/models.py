@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Iterable
 from fnmatch import fnmatch
@@ -10,6 +11,8 @@ from typing import Any
 
 from mte.errors import ConfigError, MteError
 from mte.io import sha256_file, write_json
+
+log = logging.getLogger(__name__)
 
 MODEL_RECORD = "mte_model.json"
 # what a model folder needs from a hub repository (not other frameworks' weights)
@@ -206,6 +209,29 @@ def copy_tokenizer(model_dir: str | Path, out_dir: str | Path) -> list[str]:
     for name in names:
         shutil.copyfile(model_dir / name, out_dir / name)
     return names
+
+
+def load_tokenizer(model_dir: str | Path, do_lower_case: bool = False) -> Any:
+    """The model's tokenizer; with ``do_lower_case`` loaded as XTREME's QA script loads it
+    (``from_pretrained(..., do_lower_case=True)``): a tokenizer with a lower-casing step (BERT's
+    WordPiece) then lower-cases, one without (SentencePiece) is unchanged, which the log says."""
+    from transformers import AutoTokenizer
+
+    if not do_lower_case:
+        return AutoTokenizer.from_pretrained(model_dir)
+    tokenizer = AutoTokenizer.from_pretrained(model_dir, do_lower_case=True)
+    if getattr(tokenizer, "do_lower_case", False):
+        log.info(
+            "do_lower_case: %s lower-cases (and strips accents from) its input",
+            type(tokenizer).__name__,
+        )
+    else:
+        log.info(
+            "do_lower_case: %s has no lower-casing step, so its input is unchanged (as with "
+            "XTREME's run_squad.py, which passes the flag to every model)",
+            type(tokenizer).__name__,
+        )
+    return tokenizer
 
 
 def padding_id(features: dict[str, Any], model_dir: str | Path) -> int:

@@ -264,30 +264,41 @@ def plot_transfer_gaps(scores: list[dict[str, Any]], path: str | Path) -> None:
 
 
 def plot_training_curves(record: dict[str, Any], title: str, path: str | Path) -> None:
-    """A fine-tune's ``training.json``: the dev score per epoch with the selected epoch
-    marked, and the training loss per step (with its running mean when there are many)."""
+    """A fine-tune's ``training.json``: the dev score at each evaluation (epoch ends, or every
+    ``selection_every_steps`` steps) against the epochs trained, the selected model marked, and
+    the training loss per step (with its running mean when there are many)."""
     plt = _pyplot()
     fig, (dev_ax, loss_ax) = plt.subplots(1, 2, figsize=(8.5, 3.2), layout="constrained")
-    epochs = [h["epoch"] for h in record["history"]]
+    per_epoch = record.get("steps_per_epoch")
+
+    def trained(entry: dict[str, Any]) -> float:
+        # epochs trained at an evaluation (records before steps_per_epoch: its epoch)
+        return entry["step"] / per_epoch if per_epoch else entry["epoch"]
+
+    epochs = [trained(h) for h in record["history"]]
     dev = [100.0 * h["dev_score"] for h in record["history"]]
-    dev_ax.plot(epochs, dev, marker="o", color="C0")
-    for epoch, value in zip(epochs, dev, strict=True):
-        dev_ax.annotate(f"{value:.1f}", (epoch, value), textcoords="offset points",
-                        xytext=(0, 6), ha="center", fontsize=7)  # fmt: skip
+    dev_ax.plot(epochs, dev, marker="o" if len(dev) <= 50 else None, color="C0")
+    if len(dev) <= 20:  # more values than that would cover the curve
+        for epoch, value in zip(epochs, dev, strict=True):
+            dev_ax.annotate(f"{value:.1f}", (epoch, value), textcoords="offset points",
+                            xytext=(0, 6), ha="center", fontsize=7)  # fmt: skip
     selected = record["selected"]
+    at = f"epoch {selected['epoch']}"
+    if (record.get("hyperparameters") or {}).get("selection_every_steps"):
+        at = f"step {selected['step']}"
     dev_ax.plot(
-        [selected["epoch"]],
+        [trained(selected)],
         [100.0 * selected["dev_score"]],
         marker="*",
         markersize=14,
         color="C3",
         linestyle="none",
-        label=f"selected: epoch {selected['epoch']}",
+        label=f"selected: {at}",
     )
     low, high = min(dev), max(dev)
     dev_ax.set_ylim(low - 0.1 * (high - low) - 1, high + 0.15 * (high - low) + 1)  # room for labels
-    dev_ax.set_xticks(epochs)
-    dev_ax.set_xlabel("epoch")
+    dev_ax.set_xticks(range(1, int(max(epochs)) + 1) if max(epochs) <= 20 else dev_ax.get_xticks())
+    dev_ax.set_xlabel("epochs trained")
     dev_ax.set_ylabel("dev score (%)")
     dev_ax.legend(fontsize=7, loc="lower right")
     losses = record.get("losses") or []

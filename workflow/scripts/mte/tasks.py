@@ -39,8 +39,14 @@ class Task:
     demo_languages: tuple[str, ...] = ()
     train_language: str = "en"
     reference: str = ""
-    # the metrics reported (the primary one first) and the one that selects the dev epoch
+    # the metrics reported (the primary one first)
     metrics: tuple[str, ...] = ("accuracy",)
+    # the dev metric that selects the fine-tuned model, where it is not the primary one (UD-POS:
+    # seqeval F1, as XTREME's run_tag.py selects)
+    selection_metric: str = ""
+    # the metrics whose mean is the task's cell in a suite summary, where they are not the
+    # family's (UD-POS: seqeval F1, as XTREME's evaluate.py scores it)
+    summary_metrics: tuple[str, ...] = ()
     # hub: dataset id and config per language, where they differ from hub_id / the language
     hub_configs: dict[str, tuple[str, str]] = field(default_factory=dict)
     hub_tag_column: str = ""
@@ -85,6 +91,11 @@ class Task:
     # the column naming an example in header-named files and hub rows, where it is none of the
     # usual ones (files: pairID, id, index; hub: id, idx)
     id_column: str = ""
+
+    @property
+    def dev_metric(self) -> str:
+        """The metric that selects the fine-tuned model on dev."""
+        return self.selection_metric or self.primary_metric
 
     def answer_language(self, language: str) -> str:
         """The language whose normalisation scores answers: a G-XLT pair's context language."""

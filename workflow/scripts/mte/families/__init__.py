@@ -76,6 +76,14 @@ def check_tasks(tasks: dict[str, Any], families: dict[str, TaskFamily]) -> None:
                 f"(known: {', '.join(sorted(families))})"
             )
         families[task.family].check_spec(task)
+        chosen = [task.primary_metric, *task.summary_metrics]
+        chosen += [task.selection_metric] if task.selection_metric else []
+        unknown = [metric for metric in chosen if metric not in task.metrics]
+        if unknown:
+            raise FamilyContractError(
+                f"task '{task.name}' names metric(s) {', '.join(unknown)} that it does not "
+                f"report (its metrics: {', '.join(task.metrics)})"
+            )
 
 
 def family_of(task: Any) -> TaskFamily:

@@ -93,8 +93,9 @@ class TaskFamily(ABC):
         return {"": task.primary_metric}
 
     def cell_metrics(self, task: Task) -> tuple[str, ...]:
-        """The metrics that form a task's cell in a suite's summary (their mean)."""
-        return (task.primary_metric,)
+        """The metrics that form a task's cell in a suite's summary (their mean): the spec's
+        ``summary_metrics``, else the primary metric."""
+        return task.summary_metrics or (task.primary_metric,)
 
     def check_spec(self, task: Task) -> None:  # noqa: B027 (a hook)
         """Raise ValueError when a task spec lacks what this family needs of it."""

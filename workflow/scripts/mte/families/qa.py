@@ -67,8 +67,8 @@ class QuestionAnswering(TaskFamily):
         return {"": "f1", "_em": "exact_match"}
 
     def cell_metrics(self, task) -> tuple[str, ...]:
-        # XTREME's task score of QA is the mean of F1 and exact match
-        return ("f1", "exact_match")
+        # XTREME's task score of QA is the mean of F1 and exact match (evaluate.py: avg_metric)
+        return task.summary_metrics or ("f1", "exact_match")
 
     def check_task_config(self, task, task_cfg, key: str) -> None:
         if "hyperparameters" not in task_cfg:

@@ -31,6 +31,11 @@ TASKS = (
         },
         hub_tag_column="pos_tags",
         former_labels={"CONJ": ("CCONJ", "Universal Dependencies v1")},
+        # XTREME's protocol scores POS with seqeval's F1 over the tags: its run_tag.py selects the
+        # checkpoint by it (result["f1"]) and its evaluate.py gives udpos the f1 metric, whose
+        # mean over languages is the task's score (avg_metric = avg_f1)
+        selection_metric="seqeval_f1",
+        summary_metrics=("seqeval_f1",),
         reference="Universal Dependencies v2.5; XTREME Table 2",
         # XTREME's processed TSV, else every UD treebank of the language in CoNLL-U
         files={
