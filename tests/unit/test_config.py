@@ -338,6 +338,19 @@ def test_lower_casing_names_the_features_of_the_fine_tune_and_its_evaluators() -
         assert _keys(task, config)[2] != cased[task][2]
 
 
+def test_a_spec_selection_metric_names_its_fine_tunes_folder() -> None:
+    """UD-POS models are selected on seqeval F1, not on the accuracy they once were: their
+    folder says so, where PAN-X's (selected on its primary metric) is named as before."""
+    from mte.config import _digest, data_key, tokens_params
+
+    config = {"tasks": {t: {"source": "hub", "hyperparameters": {"epochs": 1}} for t in
+                        ("udpos", "panx")}}  # fmt: skip
+    for task, extra in (("udpos", {"selection_metric": "seqeval_f1"}), ("panx", {})):
+        decided_by = {"tokens": tokens_params(task, config), "hyperparameters": {"epochs": 1}}
+        expected = f"{data_key(task, config)}-{_digest({**decided_by, **extra})}"
+        assert _keys(task, config)[2] == expected
+
+
 def test_lower_casing_is_set_on_the_fine_tune_not_on_its_evaluators() -> None:
     from mte.config import check_shared_finetunes
 

@@ -449,6 +449,10 @@ def variant_key(task_name: str, config: dict[str, Any]) -> str:
         decided_by["fine_tune"] = [task.models_of, variant_key(task.models_of, config)]
     else:
         decided_by["hyperparameters"] = task_cfg.get("hyperparameters")
+        # a spec's own selection metric (UD-POS: seqeval F1) picks other models than the
+        # primary metric did: named so that models selected the earlier way are not reused
+        if task.selection_metric:
+            decided_by["selection_metric"] = task.selection_metric
     return f"{data_key(task_name, config)}-{_digest(decided_by)}"
 
 
