@@ -24,11 +24,6 @@ def label_subword(task):
     return task_config(task).get("label_subword", "first")
 
 
-def do_lower_case(task):
-    """QA: XTREME's --do_lower_case, a setting of the fine-tune's task (SQuAD's for XQuAD)."""
-    return task_config(model_task(task)).get("do_lower_case", False)
-
-
 def eval_split(task):
     return eval_split_of(task, config)
 

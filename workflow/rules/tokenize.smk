@@ -17,6 +17,5 @@ rule tokenize:
         max_length=lambda wc: hyperparameters(wc.task)["max_length"],
         label_subword=lambda wc: label_subword(wc.task),
         doc_stride=lambda wc: task_config(model_task(wc.task)).get("doc_stride", 128),
-        do_lower_case=lambda wc: do_lower_case(wc.task),
     script:
         "../scripts/tokenize_examples.py"

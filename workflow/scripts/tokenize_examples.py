@@ -7,9 +7,12 @@ from mte.models import load_tokenizer
 from mte.tasks import get_task
 
 with rule_logging(snakemake) as log:
-    tokenizer = load_tokenizer(snakemake.input.model, snakemake.params.do_lower_case)
-    examples = read_jsonl(snakemake.input.data)
     task = get_task(snakemake.wildcards.task)
+    # the fine-tune's task decides it (SQuAD's for XQuAD); it names the features' folder, so
+    # it is read here rather than as a param (a new param would redo every tokenisation)
+    owner = snakemake.config["tasks"][task.models_of or task.name]
+    tokenizer = load_tokenizer(snakemake.input.model, owner.get("do_lower_case", False))
+    examples = read_jsonl(snakemake.input.data)
     features = tokenize_examples(
         tokenizer,
         examples,
