@@ -107,6 +107,8 @@ def test_tables_in_three_formats_figures_and_report(workdir: Path, config: dict,
     assert {p["language"] for p in provenance} == {"en", "de", "zh"}
     record = provenance[0]["provenance"]
     assert record["training"]["seed"] == 1 and record["packages"]["torch"]
+    # training_precision auto on a CPU: fp32, recorded in every score's provenance
+    assert {p["provenance"]["training"]["precision"] for p in provenance} == {"fp32"}
     assert all(d["files"][0]["sha256"] for d in record["data"]) and record["hardware"]["cpus"]
     latex = (tables / "xnli.tex").read_text()
     assert r"\toprule" in latex and r"\bottomrule" in latex and "tiny" in latex

@@ -15,5 +15,8 @@ with rule_logging(snakemake) as log:
         hp=snakemake.params.hp,
         seed=int(snakemake.wildcards.seed),
         device=snakemake.params.device,
+        # read here, not as a param: like device, it is resolved on the machine, and a new
+        # param would make Snakemake redo every fine-tune written before it existed
+        precision=snakemake.config["training_precision"],
     )
     summary(selection_summary(record))

@@ -1,4 +1,4 @@
-"""Where models run (a CUDA GPU when there is one) and in which precision they predict."""
+"""Where models run (a CUDA GPU when there is one) and in which precision they train and predict."""
 
 from __future__ import annotations
 
@@ -28,16 +28,17 @@ def resolve_device(requested: str = "auto") -> torch.device:
     return torch.device("cuda")
 
 
-def inference_dtype(device: torch.device, precision: str = "auto") -> torch.dtype | None:
-    """The autocast type of inference, None for full fp32.
+def autocast_dtype(
+    device: torch.device, precision: str = "auto", key: str = "inference_precision"
+) -> torch.dtype | None:
+    """The autocast type of a job's forward passes, None for full fp32; ``key`` names the
+    config key the value came from (``inference_precision``, ``training_precision``).
 
     ``auto``: bf16 on a GPU that has it (fp16 on older ones), fp32 on a CPU (CPUs without
     bf16 units are slower in reduced precision, not faster). Explicit ``bf16``/``fp16``
     also apply on a CPU (autocast to bf16 there; fp16 where torch supports it)."""
     if precision not in PRECISIONS:
-        raise MteError(
-            f"config key 'inference_precision': {precision!r} is not one of {list(PRECISIONS)}"
-        )
+        raise MteError(f"config key '{key}': {precision!r} is not one of {list(PRECISIONS)}")
     if precision == "fp32":
         return None
     if precision == "auto":
@@ -47,15 +48,31 @@ def inference_dtype(device: torch.device, precision: str = "auto") -> torch.dtyp
     return DTYPES[precision]
 
 
+def inference_dtype(device: torch.device, precision: str = "auto") -> torch.dtype | None:
+    """The autocast type of inference (config key ``inference_precision``)."""
+    return autocast_dtype(device, precision, "inference_precision")
+
+
+def precision_label(dtype: torch.dtype | None) -> str:
+    """``fp32``, ``bf16`` or ``fp16``: how logs and provenance name a precision."""
+    return {None: "fp32", torch.bfloat16: "bf16", torch.float16: "fp16"}[dtype]
+
+
+@contextlib.contextmanager
+def autocast(device: torch.device, dtype: torch.dtype | None) -> Iterator[None]:
+    """Autocast to ``dtype`` on ``device``; nothing for fp32 (None)."""
+    if dtype is None:
+        yield
+    else:
+        with torch.autocast(device_type=device.type, dtype=dtype):
+            yield
+
+
 @contextlib.contextmanager
 def inference(device: torch.device, dtype: torch.dtype | None) -> Iterator[None]:
     """``torch.inference_mode``, under autocast to ``dtype`` when one is given."""
-    with torch.inference_mode():
-        if dtype is None:
-            yield
-        else:
-            with torch.autocast(device_type=device.type, dtype=dtype):
-                yield
+    with torch.inference_mode(), autocast(device, dtype):
+        yield
 
 
 def model_device(model: Any) -> torch.device:
@@ -80,13 +97,6 @@ def placement(
 
 def describe(device: torch.device, dtype: torch.dtype | None) -> str:
     """``cuda (NVIDIA H100, bf16)`` / ``cpu (fp32)``: for logs."""
-    precision = (
-        "fp32"
-        if dtype is None
-        else str(dtype)
-        .removeprefix("torch.")
-        .replace("bfloat16", "bf16")
-        .replace("float16", "fp16")
-    )
+    precision = precision_label(dtype)
     name = torch.cuda.get_device_name(device) if device.type == "cuda" else None
     return f"{device.type} ({name + ', ' if name else ''}{precision})"

@@ -16,7 +16,14 @@ from typing import Any
 import torch
 
 from mte.batching import collate
-from mte.device import describe, resolve_device, to_device
+from mte.device import (
+    autocast,
+    autocast_dtype,
+    describe,
+    precision_label,
+    resolve_device,
+    to_device,
+)
 from mte.errors import ConfigError
 from mte.features import concat_features, load_features
 from mte.first_token import first_token_last_layer
@@ -31,12 +38,15 @@ CHECKPOINT = "checkpoint.pt"
 BEST = "best.pt"
 
 
-def _signature(hp: dict[str, Any], seed: int, train_paths: list[Path], model_dir: Path) -> str:
+def _signature(
+    hp: dict[str, Any], seed: int, train_paths: list[Path], model_dir: Path, precision: str
+) -> str:
     """What a checkpoint was made for: a checkpoint of other settings is never resumed."""
     payload = json.dumps(
         {
             "hp": hp,
             "seed": seed,
+            "precision": precision,
             "train": [sha256_file(path) for path in train_paths],
             "model": sha256_file(model_dir / "config.json"),
         },
@@ -94,6 +104,7 @@ def finetune(
     hp: dict[str, Any],
     seed: int,
     device: str = "auto",
+    precision: str = "auto",
 ) -> dict[str, Any]:
     """Fine-tune on the concatenated training features; keep the model with the best dev
     score (the task's selection metric on the concatenated dev features), or with
@@ -105,10 +116,16 @@ def finetune(
 
     ``hp``: learning_rate, epochs, batch_size, warmup_ratio (or warmup_steps, which wins when
     set), weight_decay, max_grad_norm, eval_batch_size, freeze_word_embeddings,
-    checkpoint_every_steps, model_selection, selection_every_steps. A checkpoint with the
+    checkpoint_every_steps, model_selection, selection_every_steps, gradient_accumulation_steps
+    (an optimiser step sums the gradients of that many batches of ``batch_size``, each weighted
+    by its share of the step's examples, so that 8 x 4 trains as 32 x 1; the schedule, warm-up,
+    checkpoints and dev evaluations count optimiser steps). A checkpoint with the
     same signature (hyper-parameters, seed, training data, model) in ``checkpoint_dir`` is
     resumed from its exact step; the data order and dropout RNG are restored with it.
-    ``device``: the config's ``device``; training and model selection run in fp32.
+    ``device``: the config's ``device``; ``precision``: its ``training_precision`` - the
+    forward passes of training and of the dev evaluations that select the model run under
+    autocast to bf16 or fp16 (fp16 with a gradient scaler), or in fp32 (``auto``: bf16 on a GPU
+    that has it, fp16 on an older one, fp32 on a CPU). Weights and optimiser states stay fp32.
     """
     from transformers import get_linear_schedule_with_warmup
 
@@ -120,6 +137,10 @@ def finetune(
     labels = train["label_names"]
     torch.manual_seed(seed)
     where = resolve_device(device)
+    dtype = autocast_dtype(where, precision, "training_precision")
+    precision_name = precision_label(dtype)
+    # fp16's narrow range needs loss scaling; bf16 has fp32's range and needs none
+    scaler = torch.amp.GradScaler(where.type) if dtype == torch.float16 else None
     model = load_with_new_head(head, model_dir, **head.label_config(labels))
     model.to(where)
     if hp["freeze_word_embeddings"]:
@@ -131,7 +152,10 @@ def finetune(
         _parameter_groups(model, hp["weight_decay"]), lr=hp["learning_rate"], fused=True
     )
     n_train, batch_size = len(train["input_ids"]), hp["batch_size"]
-    steps_per_epoch = math.ceil(n_train / batch_size)
+    accumulation = hp.get("gradient_accumulation_steps") or 1
+    # the examples of one optimiser step
+    step_size = batch_size * accumulation
+    steps_per_epoch = math.ceil(n_train / step_size)
     total_steps = steps_per_epoch * hp["epochs"]
     warmup = hp.get("warmup_steps")
     if warmup is None:
@@ -146,10 +170,10 @@ def finetune(
         raise ConfigError(
             f"tasks.{train['task']}.hyperparameters.selection_every_steps",
             f"{evaluate_every} is more than the {total_steps} optimiser steps of this fine-tune "
-            f"({n_train} inputs, batch {batch_size}, {hp['epochs']} epochs), so no model would "
+            f"({n_train} inputs, batch {step_size}, {hp['epochs']} epochs), so no model would "
             "ever be scored on dev: lower it, or remove it to score at each epoch's end",
         )
-    signature = _signature(hp, seed, train_paths, model_dir)
+    signature = _signature(hp, seed, train_paths, model_dir, precision_name)
     state = {"step": 0, "epoch": 0, "batch": 0, "best": None, "history": []}
     checkpoint_file = checkpoint_dir / CHECKPOINT
     if checkpoint_file.is_file():
@@ -158,6 +182,8 @@ def finetune(
             model.load_state_dict(saved["model"])
             optimizer.load_state_dict(saved["optimizer"])
             scheduler.load_state_dict(saved["scheduler"])
+            if scaler is not None:
+                scaler.load_state_dict(saved["scaler"])
             torch.set_rng_state(saved["rng"].cpu())
             if where.type == "cuda" and saved.get("cuda_rng") is not None:
                 torch.cuda.set_rng_state(saved["cuda_rng"].cpu(), where)
@@ -177,6 +203,7 @@ def finetune(
                 "model": model.state_dict(),
                 "optimizer": optimizer.state_dict(),
                 "scheduler": scheduler.state_dict(),
+                "scaler": scaler.state_dict() if scaler is not None else None,
                 "rng": torch.get_rng_state(),
                 # dropout on a GPU draws from the GPU's generator
                 "cuda_rng": torch.cuda.get_rng_state(where) if where.type == "cuda" else None,
@@ -187,13 +214,13 @@ def finetune(
         log.info("checkpoint saved at step %d", state["step"])
 
     announce(
-        "fine-tuning on %d examples: %d epochs x %d steps, batch %d, seed %d, on %s",
+        "fine-tuning on %d examples: %d epochs x %d steps, batch %s, seed %d, on %s",
         n_train,
         hp["epochs"],
         steps_per_epoch,
-        batch_size,
+        f"{step_size} ({batch_size} x {accumulation} accumulated)" if accumulation > 1 else step_size,
         seed,
-        describe(where, None),
+        describe(where, dtype),
     )
     progress = progress_bar(total=total_steps, initial=state["step"], desc="fine-tune", unit="step")
     every = hp["checkpoint_every_steps"]
@@ -213,7 +240,8 @@ def finetune(
     def score_on_dev() -> None:
         """Score the model on dev; keep it when it is the best so far (or, with
         ``model_selection: last``, note the score of the model that will be kept)."""
-        dev_score = head.dev_score(dev, head.predict(model, dev, hp["eval_batch_size"], pad_id))
+        predicted = head.predict(model, dev, hp["eval_batch_size"], pad_id, dtype=dtype)
+        dev_score = head.dev_score(dev, predicted)
         entry = {"epoch": state["epoch"] + 1, "step": state["step"], "dev_score": dev_score}
         state["history"].append(entry)
         elapsed = time.perf_counter() - started
@@ -247,25 +275,41 @@ def finetune(
             )
             model.train()
             while state["batch"] < steps_per_epoch:
-                indices = order[
-                    state["batch"] * batch_size : (state["batch"] + 1) * batch_size
+                step_indices = order[
+                    state["batch"] * step_size : (state["batch"] + 1) * step_size
                 ].tolist()
-                # a head may pad its own way (multiple choice: every choice to one width)
-                batch = getattr(head, "collate", collate)(train, indices, pad_id)
-                batch.update(head.batch_targets(train, indices))
-                batch = to_device(batch, where)
-                # a classifier's loss reads the first token of the last layer only
-                with first_token_last_layer(model):
-                    loss = model(**batch).loss
-                    loss.backward()
+                step_loss = 0.0
+                for start in range(0, len(step_indices), batch_size):
+                    indices = step_indices[start : start + batch_size]
+                    # a head may pad its own way (multiple choice: every choice to one width)
+                    batch = getattr(head, "collate", collate)(train, indices, pad_id)
+                    batch.update(head.batch_targets(train, indices))
+                    batch = to_device(batch, where)
+                    # a classifier's loss reads the first token of the last layer only
+                    with first_token_last_layer(model):
+                        with autocast(where, dtype):
+                            loss = model(**batch).loss
+                        if len(indices) < len(step_indices):
+                            # a batch's mean loss weighted by its share of the step's examples:
+                            # the step's gradient is that of the mean over all its examples
+                            loss = loss * (len(indices) / len(step_indices))
+                        (loss if scaler is None else scaler.scale(loss)).backward()
+                    step_loss += loss.item()
+                if scaler is not None:
+                    scaler.unscale_(optimizer)  # clip the true gradients
                 torch.nn.utils.clip_grad_norm_(model.parameters(), hp["max_grad_norm"])
-                optimizer.step()
+                if scaler is None:
+                    optimizer.step()
+                else:
+                    # a step whose gradients overflowed is skipped and the scale lowered
+                    scaler.step(optimizer)
+                    scaler.update()
                 scheduler.step()
                 optimizer.zero_grad()
                 state["step"] += 1
                 state["batch"] += 1
                 progress.update(1)
-                state.setdefault("losses", []).append(loss.item())
+                state.setdefault("losses", []).append(step_loss)
                 progress.set_postfix(loss=f"{state['losses'][-1]:.4f}", refresh=False)
                 if evaluate_every and state["step"] % evaluate_every == 0:
                     score_on_dev()
@@ -305,6 +349,8 @@ def finetune(
         "loop_seconds": round(loop_seconds, 3),
         "train_inputs": n_train,
         "steps_per_epoch": steps_per_epoch,
+        # the training precision this machine resolved (training_precision)
+        "precision": precision_name,
         "dev_examples": len(dev["ids"]),
     }
     write_json(out_dir / "training.json", record)

@@ -68,6 +68,8 @@ def result_provenance(
     if finetuned_dir is not None:
         record = read_json(Path(finetuned_dir) / "training.json")
         training = {k: record[k] for k in ("hyperparameters", "seed", "selected")}
+        # fine-tunes written before training_precision existed ran in fp32
+        training["precision"] = record.get("precision", "fp32")
     return {
         "model": read_json(Path(base_model_dir) / MODEL_RECORD),
         "training": training,
