@@ -213,12 +213,13 @@ def finetune(
         )
         log.info("checkpoint saved at step %d", state["step"])
 
+    batches = f"{step_size} ({batch_size} x {accumulation} accumulated)"
     announce(
         "fine-tuning on %d examples: %d epochs x %d steps, batch %s, seed %d, on %s",
         n_train,
         hp["epochs"],
         steps_per_epoch,
-        f"{step_size} ({batch_size} x {accumulation} accumulated)" if accumulation > 1 else step_size,
+        batches if accumulation > 1 else batch_size,
         seed,
         describe(where, dtype),
     )
