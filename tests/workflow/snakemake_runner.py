@@ -20,10 +20,12 @@ def run_snakemake(
     repo: Path = REPO,
     capture: bool = True,
     timeout: float | None = 1800,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess:
     """``snakemake --cores 2`` on ``repo``'s Snakefile (default: this checkout's) with
-    ``config`` in ``workdir``, its output captured unless ``capture`` is False. The checkout's
-    own package comes first on the path, whatever is installed (two checkouts compared)."""
+    ``config`` in ``workdir``, its output captured unless ``capture`` is False; ``env`` adds
+    environment variables. The checkout's own package comes first on the path, whatever is
+    installed (two checkouts compared)."""
     if isinstance(config, dict):
         config_path = workdir / "config.yaml"
         config_path.write_text(yaml.safe_dump(config), encoding="utf-8")
@@ -37,10 +39,12 @@ def run_snakemake(
         "--cores", "2",
         *args,
     ]  # fmt: skip
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
+    environment = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", **(env or {})}
     scripts = [str(repo / "workflow" / "scripts"), os.environ.get("PYTHONPATH")]
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, scripts))
-    return subprocess.run(command, capture_output=capture, text=True, env=env, timeout=timeout)
+    environment["PYTHONPATH"] = os.pathsep.join(filter(None, scripts))
+    return subprocess.run(
+        command, capture_output=capture, text=True, env=environment, timeout=timeout
+    )
 
 
 def interval_columns(columns: list[str]) -> list[str]:

@@ -65,9 +65,26 @@ def config(workdir: Path, tiny_model: Path) -> dict:
 
 @pytest.fixture(scope="module")
 def first_run(workdir: Path, config: dict):
-    done = run_snakemake(workdir, config)
+    # a workstation with two (fake) GPUs: jobs that ask for one each take a device of their own
+    gpus = {"MTE_GPU_IDS": "3,5", "MTE_GPU_LOCK_DIR": str(workdir / "gpu-locks")}
+    done = run_snakemake(workdir, config, "--resources", "gpu=2", env=gpus)
     assert done.returncode == 0, done.stderr[-3000:]
     return done
+
+
+def test_jobs_that_ask_for_a_gpu_take_one_device_each(workdir: Path, first_run) -> None:
+    """Fine-tunes and predictions (gpu: 1) lock one of the two ids and see only it; CPU jobs
+    take none. The ids are fake, so torch sees no GPU and the jobs run on the CPU."""
+    logs = workdir / "results" / "logs"
+    for rule in ("finetune", "predict"):
+        found = list((logs / rule).rglob("*.log"))
+        assert found
+        for log in found:
+            text = log.read_text()
+            assert "of this machine's 3,5 (lock " in text, log
+            assert "on cpu (fp32)" in text, log
+    for rule in ("tokenize", "score"):
+        assert not any("machine's 3,5" in log.read_text() for log in (logs / rule).rglob("*.log"))
 
 
 def test_tables_have_one_accuracy_per_language(workdir: Path, first_run) -> None:

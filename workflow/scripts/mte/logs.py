@@ -100,7 +100,8 @@ def rule_logging(snakemake: Any) -> Iterator[logging.Logger]:
     plain text; records of :data:`CONSOLE` also go to the console, prefixed by the job's name.
 
     Sets torch's thread count to the rule's ``threads`` so that parallel jobs do not
-    oversubscribe the CPU. A job that called :func:`summary` ends with one console line. A
+    oversubscribe the CPU. A job whose ``gpu`` resource asks for a GPU takes a free one of the
+    machine first, before CUDA starts (:mod:`mte.gpus`), and holds it until it ends. A job that called :func:`summary` ends with one console line. A
     failure is one console line (the error and the log's path); its traceback goes to the log
     only, and the script exits with status 1, so Snakemake reports the job failed.
     """
@@ -123,7 +124,13 @@ def rule_logging(snakemake: Any) -> Iterator[logging.Logger]:
     logger = logging.getLogger(f"mte.rule.{snakemake.rule}")
     started = time.perf_counter()
     _summary.clear()
+    claim = None
     try:
+        from mte.gpus import claim_for_job
+
+        resources = getattr(snakemake, "resources", None)
+        config = getattr(snakemake, "config", None) or {}
+        claim = claim_for_job(int(getattr(resources, "gpu", 0) or 0), config.get("device", "auto"))
         import torch
 
         torch.set_num_threads(max(1, int(snakemake.threads)))
@@ -137,6 +144,8 @@ def rule_logging(snakemake: Any) -> Iterator[logging.Logger]:
         # the traceback is in the log; on the console the message above is the whole story
         raise SystemExit(1) from None
     finally:
+        if claim is not None:
+            claim.release()
         sys.stderr = console
         console_logger.handlers.clear()
         if handle is not console:
