@@ -101,7 +101,9 @@ def rule_logging(snakemake: Any) -> Iterator[logging.Logger]:
 
     Sets torch's thread count to the rule's ``threads`` so that parallel jobs do not
     oversubscribe the CPU. A job whose ``gpu`` resource asks for a GPU takes a free one of the
-    machine first, before CUDA starts (:mod:`mte.gpus`), and holds it until it ends. A job that called :func:`summary` ends with one console line. A
+    machine first, before CUDA starts (:mod:`mte.gpus`), and holds it until it ends.
+
+    A job that called :func:`summary` ends with one console line. A
     failure is one console line (the error and the log's path); its traceback goes to the log
     only, and the script exits with status 1, so Snakemake reports the job failed.
     """
