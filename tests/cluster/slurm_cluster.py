@@ -26,8 +26,9 @@ def unavailable_reason() -> str | None:
     is missing)."""
     if os.geteuid() != 0:
         return "starting munged, slurmctld and slurmd needs root"
-    if DEFAULT_CONF.exists():
-        return f"{DEFAULT_CONF} exists: this machine has a SLURM cluster of its own"
+    for conf in (DEFAULT_CONF, DEFAULT_CONF.with_name("gres.conf")):
+        if conf.exists():
+            return f"{conf} exists: this machine has a SLURM cluster of its own"
     if all(shutil.which(tool) for tool in ("slurmctld", "slurmd", "munged", "sbatch")):
         return None
     if not shutil.which("apt-get"):
@@ -63,11 +64,15 @@ class SlurmCluster:
     ``root``."""
 
     partition = "debug"
+    # GPUs the node offers to jobs' --gpus requests: scheduled and counted by SLURM, with a
+    # stand-in device file behind each, so that the GPU jobs of a CPU machine can run
+    gpus = 2
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self.host = socket.gethostname().split(".")[0]
         self.conf = DEFAULT_CONF
+        self.gres_conf = DEFAULT_CONF.with_name("gres.conf")
         self.env = {**os.environ, "SLURM_CONF": str(self.conf)}
         self.pid_files: list[Path] = []
 
@@ -79,6 +84,7 @@ class SlurmCluster:
         # 2 GB below the machine's memory; a default per CPU, else a job asks for the node
         memory = max(_memory_mb() - 2048, 1024)
         r = self.root
+        gres = f"Gres=gpu:{self.gpus}"
         self.conf.write_text(
             f"""ClusterName=mte-test
 SlurmctldHost={self.host}(127.0.0.1)
@@ -104,9 +110,18 @@ JobCompType=jobcomp/filetxt
 JobCompLoc={r}/jobcomp.txt
 MpiDefault=none
 ReturnToService=2
-NodeName={self.host} NodeAddr=127.0.0.1 CPUs={cpus} RealMemory={memory} State=UNKNOWN
+# finished jobs stay visible to scontrol for an hour: the tests read what each asked for
+MinJobAge=3600
+GresTypes=gpu
+NodeName={self.host} NodeAddr=127.0.0.1 CPUs={cpus} RealMemory={memory} {gres} State=UNKNOWN
 PartitionName={self.partition} Nodes={self.host} Default=YES MaxTime=INFINITE State=UP
 """,
+            encoding="utf-8",
+        )
+        # a GPU must name a device file: character devices every machine has stand in
+        stand_ins = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random")[: self.gpus]
+        self.gres_conf.write_text(
+            "".join(f"NodeName={self.host} Name=gpu File={dev}\n" for dev in stand_ins),
             encoding="utf-8",
         )
 
@@ -173,3 +188,4 @@ PartitionName={self.partition} Nodes={self.host} Default=YES MaxTime=INFINITE St
                 os.kill(pid, signal.SIGKILL)
         self.pid_files.clear()
         self.conf.unlink(missing_ok=True)
+        self.gres_conf.unlink(missing_ok=True)

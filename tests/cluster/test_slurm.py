@@ -1,7 +1,10 @@
 """The workflow on a real single-node SLURM cluster started by the test, through the project's
 SLURM profile (a copy that differs in partition, account and two status-check settings that a
-cluster without an accounting database needs), against a local run of the same config; and a
-fine-tune killed with scancel that resumes from its checkpoint when Snakemake resubmits it."""
+cluster without an accounting database needs), against a local run of the same config: which
+jobs are submitted (GPU jobs asking for a GPU, CPU jobs for none) and which run on the
+submitting host (downloads, scores, tables); the profile's placeholder account refused before
+any submission; and a fine-tune killed with scancel that resumes from its checkpoint when
+Snakemake resubmits it."""
 
 from __future__ import annotations
 
@@ -20,10 +23,12 @@ from tests.workflow.snakemake_runner import REPO, run_snakemake, tables_dir, var
 
 pytestmark = pytest.mark.cluster
 
-# small jobs on a 2-CPU node without a GPU: the same config runs locally and on SLURM
+# small jobs on a 2-CPU node: the same config runs locally and on SLURM; the GPU groups ask for
+# one of the node's (device-less) GPUs, as on a real cluster
+GPU_GROUPS = ("finetune", "predict", "embed", "translate")
 RESOURCES = {
-    group: {"mem_mb": 1500, "runtime": 30, "gpu": 0}
-    for group in ("finetune", "predict", "embed", "tokenize", "prepare", "light")
+    group: {"mem_mb": 1500, "runtime": 30, "gpu": int(group in GPU_GROUPS)}
+    for group in (*GPU_GROUPS, "tokenize", "prepare", "light")
 }
 CONFIG = {
     "models": [{"name": "tiny", "source": "tiny"}],
@@ -53,15 +58,16 @@ def cluster(tmp_path_factory: pytest.TempPathFactory):
         cluster.stop()
 
 
-def _test_profile(cluster: SlurmCluster, folder: Path) -> Path:
+def _test_profile(cluster: SlurmCluster, folder: Path, account: str | None = "mte-test") -> Path:
     """profiles/slurm with this cluster's partition and an account name (the plugin's account
-    guess needs accounting); squeue for job status (sacct needs the accounting database) and a
-    short first status check, so that small jobs finish fast."""
+    guess needs accounting; None keeps the profile's placeholder); squeue for job status (sacct
+    needs the accounting database) and a short first status check, so that small jobs finish
+    fast."""
     profile = yaml.safe_load((REPO / "profiles" / "slurm" / "config.yaml").read_text())
     profile["default-resources"] = {
         **profile["default-resources"],
         "slurm_partition": cluster.partition,
-        "slurm_account": "mte-test",
+        **({"slurm_account": account} if account else {}),
     }
     profile["slurm-status-command"] = "squeue"
     profile["slurm-init-seconds-before-status-checks"] = 2
@@ -71,11 +77,16 @@ def _test_profile(cluster: SlurmCluster, folder: Path) -> Path:
 
 
 def _run_on_slurm(
-    cluster: SlurmCluster, workdir: Path, config: dict, *args: str, background: bool = False
+    cluster: SlurmCluster,
+    workdir: Path,
+    config: dict,
+    *args: str,
+    background: bool = False,
+    account: str | None = "mte-test",
 ):
     config_path = workdir / "config.yaml"
     config_path.write_text(yaml.safe_dump(config), encoding="utf-8")
-    profile = _test_profile(cluster, workdir / "profile")
+    profile = _test_profile(cluster, workdir / "profile", account)
     # Snakemake finishes running jobs on SIGTERM; a hung run is stopped with SIGINT
     command = [
         "timeout", "-s", "INT", "-k", "30", "900",
@@ -109,17 +120,48 @@ def runs(cluster: SlurmCluster, tmp_path_factory: pytest.TempPathFactory):
     return local, slurm, done_slurm.stdout + done_slurm.stderr
 
 
-def test_jobs_run_as_slurm_jobs(runs, cluster: SlurmCluster) -> None:
+def _submitted_jobs(cluster: SlurmCluster, output: str) -> dict[str, list[dict[str, str]]]:
+    """The run's SLURM jobs by rule: each job's fields as ``scontrol show job`` prints them."""
+    by_rule: dict[str, list[dict[str, str]]] = {}
+    for job_id in re.findall(r"has been submitted with SLURM jobid (\d+)", output):
+        shown = cluster.command("scontrol", "show", "job", "-o", job_id).strip()
+        fields = dict(re.findall(r"(\w+)=(\S*)", shown))
+        rule = re.search(r"rule_(\w+?)_wildcards|rule_(\w+)$", fields["Comment"] or "")
+        name = next(g for g in rule.groups() if g) if rule else fields["JobName"]
+        by_rule.setdefault(name, []).append(fields)
+    return by_rule
+
+
+def test_only_tokenisation_and_gpu_jobs_are_submitted(runs, cluster: SlurmCluster) -> None:
+    """run_locally's default: downloads (network) and scores, tables and plots (seconds each)
+    run on the submitting host; tokenize x4, finetune, predict x2 are SLURM jobs, the GPU ones
+    asking for one GPU and tokenisation for none."""
     _, slurm, output = runs
-    submitted = re.findall(r"has been submitted with SLURM jobid (\d+)", output)
-    # download x3 + 1 (en train, dev; en, de test), model, tokenize x4, finetune, predict x2,
-    # score x2, aggregate, two plots, summary: every job but `all`
-    assert len(submitted) >= 15, output[-3000:]
-    # the cluster's own job completion record names the same jobs
-    completed = (cluster.root / "jobcomp.txt").read_text()
-    for job_id in submitted:
-        assert f"JobId={job_id} " in completed
-    assert "JobState=COMPLETED" in completed
+    submitted = _submitted_jobs(cluster, output)
+    counts = {rule: len(jobs) for rule, jobs in submitted.items()}
+    assert counts == {"tokenize": 4, "finetune": 1, "predict": 2}, output[-3000:]
+    for rule, jobs in submitted.items():
+        for job in jobs:
+            assert job["JobState"] == "COMPLETED", job
+            asks_gpu = "gres/gpu=1" in job["TRES"] or job.get("TresPerJob") == "gres:gpu:1"
+            assert asks_gpu == (rule != "tokenize"), (rule, job["TRES"], job.get("TresPerJob"))
+    # each job's log says where it ran: downloads and scores here, the others in their job
+    logs = slurm / "results" / "logs"
+    for rule, where in (("download", "not in a SLURM job"), ("score", "not in a SLURM job"),
+                        ("finetune", "SLURM job "), ("tokenize", "SLURM job ")):  # fmt: skip
+        found = list((logs / rule).rglob("*.log"))
+        assert found and all(where in log.read_text() for log in found), rule
+
+
+def test_the_profiles_placeholder_account_is_refused_before_any_submission(
+    cluster: SlurmCluster, tmp_path: Path
+) -> None:
+    done = _run_on_slurm(cluster, tmp_path, CONFIG, account=None)
+    output = done.stdout + done.stderr
+    assert done.returncode != 0
+    assert "profile key 'default-resources: slurm_account' is still the placeholder" in output
+    assert "has been submitted" not in output
+    assert not (tmp_path / "results").exists()
 
 
 def test_slurm_and_local_runs_give_identical_score_files(runs) -> None:

@@ -93,3 +93,40 @@ def test_every_language_a_model_can_translate_has_an_nllb_code() -> None:
     assert sorted(lang for lang in languages if nllb_code(lang) is None) == []
     assert nllb_code("de") == "deu_Latn" == nllb_code("deu_Latn")
     assert nllb_code("xx") is None
+
+
+def test_a_fetched_hub_model_is_loaded_from_its_folder_and_keeps_its_name_and_commit(
+    tiny_translator: Path, tmp_path: Path
+) -> None:
+    """What fetch_translation_model wrote (the files and mte_model.json) is all a translate job
+    needs: no hub call; the provenance names the hub id and the commit, not the folder."""
+    import json
+    import shutil
+
+    from mte.translation import translator_folder
+
+    folder = tmp_path / translator_folder("org/tiny-mt")
+    shutil.copytree(tiny_translator, folder)
+    record = {"source": "hub", "id": "org/tiny-mt", "revision": "main", "commit": "0123abcd"}
+    (folder / "mte_model.json").write_text(json.dumps(record))
+    examples = [{"id": "1", "text_a": "A man plays.", "label": "neutral"}]
+    options = {"model": "org/tiny-mt", "num_beams": 1, "max_length": 8}
+    _, origin = translate_examples(examples, options, "en", "de", model_dir=str(folder))
+    assert origin["translation_model"] == "org/tiny-mt"
+    assert origin["revision"] == "0123abcd"
+
+
+@pytest.mark.parametrize(
+    ("name", "revision", "folder"),
+    [
+        ("facebook/nllb-200-distilled-600M", None, "facebook--nllb-200-distilled-600M"),
+        ("Helsinki-NLP/opus-mt-en-de", "6dd3e9a", "Helsinki-NLP--opus-mt-en-de@6dd3e9a"),
+    ],
+)
+def test_translation_model_folders_name_the_hub_id_and_revision(
+    name: str, revision: str | None, folder: str
+) -> None:
+    from mte.translation import translator_folder, translator_on_hub
+
+    assert translator_folder(name, revision) == folder
+    assert translator_on_hub(folder) == {"id": name, "revision": revision}

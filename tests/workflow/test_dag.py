@@ -148,7 +148,8 @@ def test_xlmr_config_builds_its_dag_offline(tmp_path: Path) -> None:
 
 def test_translations_by_a_model_are_jobs_of_their_own(tmp_path: Path) -> None:
     """translate-train and translate-test with an NLLB model: each translated split is a
-    download job that reads the original split; nothing is loaded while the DAG is built."""
+    translate job that reads the original split and the model, fetched once where the network
+    is; nothing is loaded while the DAG is built."""
     config = {
         "models": [{"name": "tiny", "source": "tiny"}],
         "settings": ["zero-shot", "translate-train", "translate-train-all", "translate-test"],
@@ -166,7 +167,11 @@ def test_translations_by_a_model_are_jobs_of_their_own(tmp_path: Path) -> None:
     counts = job_counts(done.stdout + done.stderr)
     # originals: en train, en dev, 3 test sets; translated: de/zh x translate-train,
     # translate-test and pseudo-test
-    assert counts["download"] == 5 + 6
+    assert counts["download"] == 5 and counts["translate"] == 6
+    # NLLB: one model for every direction, fetched once
+    assert counts["fetch_translation_model"] == 1
+    dry = run_snakemake(tmp_path, config, "-n")
+    assert "resources/translation-models/facebook--nllb-200-distilled-600M" in dry.stdout
     # zero-shot, translate-train-all; translate-train for de and zh
     assert counts["finetune"] == 2 and counts["finetune_per_language"] == 2
     assert counts["predict_pseudo_test"] == 2 and counts["pseudo_test_table"] == 1

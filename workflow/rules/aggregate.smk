@@ -21,6 +21,7 @@ rule aggregate:
         log_path("aggregate", "{run}/{task}"),
     benchmark:
         benchmark_path("aggregate", "{run}/{task}")
+    localrule: runs_locally("light")
     conda:
         "../../envs/mte.yaml"
     threads: 1
@@ -59,6 +60,7 @@ rule summarize:
         log_path("aggregate", "{run}/{suite}"),
     benchmark:
         benchmark_path("aggregate", "{run}/{suite}")
+    localrule: runs_locally("light")
     conda:
         "../../envs/mte.yaml"
     threads: 1
@@ -85,6 +87,7 @@ rule describe_run:
         log_path("aggregate", "{run}/provenance"),
     benchmark:
         benchmark_path("aggregate", "{run}/provenance")
+    localrule: runs_locally("light")
     conda:
         "../../envs/mte.yaml"
     threads: 1

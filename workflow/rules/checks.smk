@@ -46,6 +46,14 @@ from mte.tasks import (
     TRANSLATED_SPLITS,
     get_task,
 )  # noqa: E402
+from mte.translation import (
+    translator_folder,
+    translator_on_hub,
+    translator_id,
+)  # noqa: E402
+
+# the splits of the released data; the translated ones are made by the translate rule
+ORIGINAL_SPLITS = [split for split in SPLITS if split not in TRANSLATED_SPLITS]
 
 
 def reference_files():
@@ -77,6 +85,27 @@ def _check_configuration():
 
 _check_configuration()
 
+# profiles/slurm's account until a user sets theirs
+PLACEHOLDER_ACCOUNT = "my-account"
+
+
+def _check_cluster_account():
+    """The SLURM profile ships a placeholder account: refuse it before any job is submitted
+    (SLURM would reject every job, one by one)."""
+    defaults = workflow.resource_settings.default_resources
+    if not defaults or "slurm_account" not in defaults:
+        return
+    if str(defaults["slurm_account"].raw).strip("\"'") == PLACEHOLDER_ACCOUNT:
+        raise WorkflowError(
+            "Configuration error: profile key 'default-resources: slurm_account' is still the "
+            f"placeholder '{PLACEHOLDER_ACCOUNT}' of profiles/slurm/config.yaml: set it to "
+            "your SLURM account (`sacctmgr show assoc user=$USER format=account` lists "
+            "yours), and slurm_partition to a partition of your cluster (`sinfo -s`)"
+        )
+
+
+_check_cluster_account()
+
 # this run's tables, plots and summaries: results/runs/{RUN}/ (the config's `run`, else the
 # config file's name), so that runs of different configs never rewrite each other's
 RUN = run_name(config, workflow.config_settings.configfiles)
@@ -95,6 +124,7 @@ wildcard_constraints:
     split="|".join(SPLITS),
     setting="|".join(SETTINGS),
     seed=r"\d+",
+    translator=r"[A-Za-z0-9][A-Za-z0-9_.-]*(@[A-Za-z0-9_.-]+)?",
 
 
 def model_entry(name):
@@ -103,6 +133,12 @@ def model_entry(name):
 
 
 RESOURCE_KEYS = ("mem_mb", "runtime", "gpu")
+
+
+def runs_locally(group):
+    """On a cluster, whether a rule of ``group`` (network, light) runs on the host that runs
+    Snakemake rather than as a submitted job (the config's ``run_locally``)."""
+    return group in config["run_locally"]
 
 
 def job_resources(group):

@@ -1,6 +1,5 @@
+# a split of a task's released data (or its hub rows), where the network is (run_locally)
 rule download:
-    input:
-        unpack(get_translation_original),
     output:
         data=DATA,
         meta=DATA_META,
@@ -8,6 +7,9 @@ rule download:
         log_path("download", DATA_JOB),
     benchmark:
         benchmark_path("download", DATA_JOB)
+    wildcard_constraints:
+        split="|".join(ORIGINAL_SPLITS),
+    localrule: runs_locally("network")
     conda:
         "../../envs/mte.yaml"
     threads: 1
@@ -18,3 +20,39 @@ rule download:
         translation=translation_params,
     script:
         "../scripts/download.py"
+
+
+# a translated split (translate-train, translate-test, pseudo-test): the released translation
+# files, or the original split translated by a model (on a GPU, fetched before by
+# fetch_translation_model where the network is)
+use rule download as translate with:
+    input:
+        unpack(get_translation_inputs),
+    log:
+        log_path("translate", DATA_JOB),
+    benchmark:
+        benchmark_path("translate", DATA_JOB)
+    wildcard_constraints:
+        split="|".join(TRANSLATED_SPLITS),
+    localrule: False
+    resources:
+        **job_resources("translate"),
+
+
+rule fetch_translation_model:
+    output:
+        directory(TRANSLATION_MODEL),
+    log:
+        log_path("fetch_translation_model", "{translator}"),
+    benchmark:
+        benchmark_path("fetch_translation_model", "{translator}")
+    localrule: runs_locally("network")
+    conda:
+        "../../envs/mte.yaml"
+    threads: 1
+    resources:
+        **job_resources("prepare"),
+    params:
+        hub=lambda wc: translator_on_hub(wc.translator),
+    script:
+        "../scripts/fetch_translation_model.py"

@@ -66,12 +66,22 @@ def translated_by_model(task, split):
     return split in TRANSLATED_SPLITS and translations.get("source") == "model"
 
 
-def get_translation_original(wc):
-    """The canonical file a translation model translates into ``wc.split`` of ``wc.lang``."""
+def get_translation_inputs(wc):
+    """What a translation model translates into ``wc.split`` of ``wc.lang``: the canonical file
+    of the original split, and the model's fetched folder when it comes from the hub (none for
+    a local folder, none for released translation files)."""
     if not translated_by_model(wc.task, wc.split):
         return {}
-    language, split, _, _ = translation_source(wc.task, wc.split, wc.lang, config)
-    return {"original": data_path(wc.task, language, split)}
+    language, split, source, target = translation_source(
+        wc.task, wc.split, wc.lang, config
+    )
+    inputs = {"original": data_path(wc.task, language, split)}
+    options = task_config(wc.task)["translations"]
+    name = translator_id(options["model"], source, target)
+    if not Path(name).is_dir():
+        folder = translator_folder(name, options.get("revision"))
+        inputs["translator"] = TRANSLATION_MODEL.format(translator=folder)
+    return inputs
 
 
 def translation_params(wc):

@@ -5,6 +5,7 @@ rule prepare_model:
         log_path("prepare_model", "{model}"),
     benchmark:
         benchmark_path("prepare_model", "{model}")
+    localrule: runs_locally("network")
     conda:
         "../../envs/mte.yaml"
     threads: 1

@@ -5,6 +5,9 @@
 DATA = "resources/data/{task}/{data}/{lang}/{split}.jsonl"
 DATA_META = "resources/data/{task}/{data}/{lang}/{split}.meta.json"
 MODEL = "resources/models/{model}"
+# a translation model from the hub, fetched where the network is (its hub id with "--" for the
+# slash, and "@revision" when one is pinned): facebook--nllb-200-distilled-600M
+TRANSLATION_MODEL = "resources/translation-models/{translator}"
 # a model's features of a task's data, per tokenisation
 FEATURES = "results/{model}/{task}/features/{tokens}/{lang}/{split}/features.pt"
 # one fine-tune (or retrieval) run of a task: results/{model}/{task}/{variant}/...

@@ -13,6 +13,7 @@ rule plot_heatmap:
         log_path("plots", "{run}/{model}/heatmap_{setting}"),
     benchmark:
         benchmark_path("plots", "{run}/{model}/heatmap_{setting}")
+    localrule: runs_locally("light")
     conda:
         "../../envs/mte.yaml"
     threads: 1
@@ -37,6 +38,7 @@ rule plot_transfer_gaps:
         log_path("plots", "{run}/transfer_gaps"),
     benchmark:
         benchmark_path("plots", "{run}/transfer_gaps")
+    localrule: runs_locally("light")
     conda:
         "../../envs/mte.yaml"
     threads: 1
@@ -65,6 +67,7 @@ rule plot_against_published:
         log_path("plots", "{run}/{model}/{task}_{setting}_vs_published"),
     benchmark:
         benchmark_path("plots", "{run}/{model}/{task}_{setting}_vs_published")
+    localrule: runs_locally("light")
     conda:
         "../../envs/mte.yaml"
     threads: 1
@@ -94,6 +97,7 @@ rule plot_training:
         benchmark_path("plots", f"{RUN_JOB}/training")
     wildcard_constraints:
         setting=wildcard_pattern(per_language=False),
+    localrule: runs_locally("light")
     conda:
         "../../envs/mte.yaml"
     threads: 1

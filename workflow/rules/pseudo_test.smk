@@ -53,6 +53,7 @@ rule pseudo_test_table:
         log_path("aggregate", "{run}/{task}_pseudo_test"),
     benchmark:
         benchmark_path("aggregate", "{run}/{task}_pseudo_test")
+    localrule: runs_locally("light")
     conda:
         "../../envs/mte.yaml"
     threads: 1

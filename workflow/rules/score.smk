@@ -12,6 +12,7 @@ rule score:
         log_path("score", RUN_LANGUAGE_JOB),
     benchmark:
         benchmark_path("score", RUN_LANGUAGE_JOB)
+    localrule: runs_locally("light")
     conda:
         "../../envs/mte.yaml"
     threads: 1

@@ -1,5 +1,6 @@
-"""Rule download: one task x language x split from its source into canonical JSON Lines (a
-split translated here: from the original split's file, with the translation model)."""
+"""Rules download and translate: one task x language x split from its source into canonical
+JSON Lines (translate, for a split translated by a model: from the original split's file, with
+the translation model)."""
 
 from mte.data import materialize
 from mte.io import sha256_file, write_json, write_jsonl
@@ -12,7 +13,11 @@ with rule_logging(snakemake) as log:
     if snakemake.input.get("original"):
         source, target = params.translation["languages"]
         examples, origin = translate_file(
-            snakemake.input.original, params.translation["options"], source, target
+            snakemake.input.original,
+            params.translation["options"],
+            source,
+            target,
+            model_dir=snakemake.input.get("translator"),
         )
     else:
         task = get_task(wc.task)

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import re
+import socket
 import sys
 import time
 from collections.abc import Iterator
@@ -128,7 +130,15 @@ def rule_logging(snakemake: Any) -> Iterator[logging.Logger]:
     _summary.clear()
     claim = None
     try:
-        from mte.gpus import claim_for_job
+        from mte.gpus import SCHEDULER_ENV, claim_for_job
+
+        # where the job ran: on a cluster, the submitting host or a compute node's job
+        slurm_job = os.environ.get(SCHEDULER_ENV)
+        logger.info(
+            "host %s, %s",
+            socket.gethostname(),
+            f"SLURM job {slurm_job}" if slurm_job else "not in a SLURM job",
+        )
 
         resources = getattr(snakemake, "resources", None)
         config = getattr(snakemake, "config", None) or {}

@@ -75,16 +75,22 @@ def _link_local(model_cfg: dict[str, Any], out_dir: Path) -> dict[str, Any]:
     return {"source": "local", "path": str(src), "sha256": checksums}
 
 
-def _snapshot_hub(model_cfg: dict[str, Any], out_dir: Path) -> dict[str, Any]:
-    """Fetch ``id`` at ``revision`` with ``huggingface_hub.snapshot_download``; the commit the
-    revision resolved to is recorded, so that a branch name still pins the result."""
+def _snapshot_hub(
+    model_cfg: dict[str, Any],
+    out_dir: Path,
+    patterns: list[str] = HUB_FILES,
+    hint: str | None = None,
+) -> dict[str, Any]:
+    """Fetch ``id`` at ``revision`` with ``huggingface_hub.snapshot_download`` (the files that
+    match ``patterns``); the commit the revision resolved to is recorded, so that a branch name
+    still pins the result. ``hint``: what to do without network access."""
     from huggingface_hub import HfApi, snapshot_download
 
     from mte.network import hub_caller, recorded_checksums, verify_checksums
 
     repo_id, revision = model_cfg["id"], model_cfg.get("revision", "main")
     what = f"could not download model {repo_id} (revision {revision})"
-    hint = (
+    hint = hint or (
         f"Without network access, download it elsewhere and set models: "
         f"[{{name: {model_cfg['name']}, source: local, path: /the/folder}}]."
     )
@@ -94,14 +100,14 @@ def _snapshot_hub(model_cfg: dict[str, Any], out_dir: Path) -> dict[str, Any]:
         commit = info.sha
         call(
             lambda: snapshot_download(
-                repo_id=repo_id, revision=commit, local_dir=out_dir, allow_patterns=HUB_FILES
+                repo_id=repo_id, revision=commit, local_dir=out_dir, allow_patterns=patterns
             )
         )
         # the weights are what the hub recorded for this commit, byte for byte
         wanted = {
             name: sha
             for name, sha in recorded_checksums(info.siblings).items()
-            if any(fnmatch(name, pattern) for pattern in HUB_FILES)
+            if any(fnmatch(name, pattern) for pattern in patterns)
         }
         verify_checksums(out_dir, wanted, f"{repo_id} at {commit}")
     except MteError:
@@ -111,6 +117,26 @@ def _snapshot_hub(model_cfg: dict[str, Any], out_dir: Path) -> dict[str, Any]:
             f"{what} from the Hugging Face hub: {type(err).__name__}: {err}. {hint}"
         ) from err
     return {"source": "hub", "id": repo_id, "revision": revision, "commit": commit}
+
+
+# a translation model's files: MarianMT keeps its SentencePiece models as *.spm, and many
+# translation models have PyTorch weights only
+TRANSLATION_HUB_FILES = [*HUB_FILES, "*.spm", "pytorch_model*.bin"]
+
+
+def fetch_translation_model(repo_id: str, revision: str | None, out_dir: str | Path) -> dict:
+    """A hub translation model into ``out_dir`` (``mte_model.json`` records the commit), so
+    that the translate jobs load it from there and need no network."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    hint = (
+        "Without network access, download it elsewhere and set the task's translations.model "
+        "to its folder."
+    )
+    cfg = {"name": repo_id, "id": repo_id, "revision": revision or "main"}
+    record = _snapshot_hub(cfg, out_dir, TRANSLATION_HUB_FILES, hint)
+    write_json(out_dir / MODEL_RECORD, record)
+    return record
 
 
 def demo_texts() -> list[str]:

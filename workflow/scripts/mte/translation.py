@@ -3,6 +3,7 @@ for the translate-train / translate-test settings and XTREME's pseudo test sets.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 # NLLB-200's codes of XTREME's 40 languages and CoNLL's (ISO 639-1 -> NLLB)
@@ -38,6 +39,19 @@ def translator_id(model: str, source: str, target: str) -> str:
     return model.format(src=source, tgt=target) if "{src}" in model else model
 
 
+def translator_folder(name: str, revision: str | None = None) -> str:
+    """The folder name (under resources/translation-models/) of a hub translation model:
+    ``facebook/nllb-200-distilled-600M`` -> ``facebook--nllb-200-distilled-600M``, with
+    ``@revision`` when one is pinned (the hub allows no "--" in a repository name)."""
+    return name.replace("/", "--") + (f"@{revision}" if revision else "")
+
+
+def translator_on_hub(folder: str) -> dict[str, str | None]:
+    """The hub id and revision a :func:`translator_folder` name stands for."""
+    name, _, revision = folder.partition("@")
+    return {"id": name.replace("--", "/"), "revision": revision or None}
+
+
 def language_codes(tokenizer: Any, source: str, target: str) -> tuple[str, str] | None:
     """The tokenizer's codes for the two languages, or None for a model of one direction.
 
@@ -63,8 +77,11 @@ def translate_texts(
     batch_size: int = 16,
     num_beams: int = 4,
     max_length: int = 256,
+    model_dir: str | None = None,
 ) -> tuple[list[str], dict[str, Any]]:
-    """Translate ``texts`` from ``source`` into ``target`` (ISO 639-1 codes) with beam search.
+    """Translate ``texts`` from ``source`` into ``target`` (ISO 639-1 codes) with beam search;
+    ``model_dir``: the model's folder as fetch_translation_model wrote it (else the model is
+    loaded by its name: a local folder, or the hub).
 
     Each distinct text is translated once (XNLI repeats every premise three times), longest
     first so that batches pad little; beam search is deterministic, so a rerun gives the same
@@ -76,8 +93,16 @@ def translate_texts(
     from mte.logs import progress_bar
 
     name = translator_id(model_name, source, target)
-    tokenizer = AutoTokenizer.from_pretrained(name, revision=revision)
-    model = AutoModelForSeq2SeqLM.from_pretrained(name, revision=revision).eval()
+    where: dict[str, Any] = {"pretrained_model_name_or_path": name, "revision": revision}
+    if model_dir is not None:
+        from mte.io import read_json
+        from mte.models import MODEL_RECORD
+
+        # the commit the fetch resolved the revision to, so that a branch name still pins it
+        revision = read_json(Path(model_dir) / MODEL_RECORD)["commit"]
+        where = {"pretrained_model_name_or_path": model_dir}
+    tokenizer = AutoTokenizer.from_pretrained(**where)
+    model = AutoModelForSeq2SeqLM.from_pretrained(**where).eval()
     codes = language_codes(tokenizer, source, target)
     generate_options: dict[str, Any] = {"num_beams": num_beams, "max_length": max_length}
     if codes:
@@ -109,7 +134,11 @@ def translate_texts(
 
 
 def translate_examples(
-    examples: list[dict[str, Any]], options: dict[str, Any], source: str, target: str
+    examples: list[dict[str, Any]],
+    options: dict[str, Any],
+    source: str,
+    target: str,
+    model_dir: str | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The examples with every text field translated; ids and labels are kept, so the
     translation is scored (and paired) example by example with the original."""
@@ -124,6 +153,7 @@ def translate_examples(
         batch_size=options.get("batch_size", 16),
         num_beams=options.get("num_beams", 4),
         max_length=options.get("max_length", 256),
+        model_dir=model_dir,
     )
     outputs, position = [], 0
     for example in examples:
@@ -137,12 +167,18 @@ def translate_examples(
 
 
 def translate_file(
-    original_path: str, options: dict[str, Any], source: str, target: str
+    original_path: str,
+    options: dict[str, Any],
+    source: str,
+    target: str,
+    model_dir: str | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Translate a canonical JSON Lines file; the provenance names the original's checksum."""
     from mte.io import read_jsonl, sha256_file
 
-    examples, origin = translate_examples(read_jsonl(original_path), options, source, target)
+    examples, origin = translate_examples(
+        read_jsonl(original_path), options, source, target, model_dir
+    )
     origin.update(
         source="model", original=str(original_path), original_sha256=sha256_file(original_path)
     )
