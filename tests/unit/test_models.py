@@ -66,6 +66,20 @@ def test_hub_model_offline_says_how_to_use_a_local_folder(tmp_path: Path) -> Non
     assert "source: local, path:" in done.stderr
 
 
+def test_translation_model_offline_says_how_to_use_a_local_folder(tmp_path: Path) -> None:
+    code = (
+        "from mte.models import fetch_translation_model\n"
+        f"fetch_translation_model('facebook/nllb-200-distilled-600M', None, {str(tmp_path)!r})\n"
+    )
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert done.returncode != 0
+    assert "could not download model facebook/nllb-200-distilled-600M (revision main)" in (
+        done.stderr
+    )
+    assert "set the task's translations.model to its folder" in done.stderr
+
+
 def test_padding_id_comes_from_the_features_else_from_the_tokenizer(tiny_model: Path) -> None:
     pad = AutoTokenizer.from_pretrained(tiny_model).pad_token_id
     assert padding_id({"pad_id": 7}, tiny_model) == 7
