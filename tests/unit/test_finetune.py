@@ -199,6 +199,37 @@ class _ScriptedDevScores:
         return self._scores.pop(0)
 
 
+def _with_scripted_dev_scores(
+    scores: list[float],
+    settings: dict,
+    tiny_model: Path,
+    feature_files: dict[str, Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> tuple[dict, list[dict[str, torch.Tensor]]]:
+    """A fine-tune whose dev evaluations score ``scores`` in turn; its record and the weights
+    each evaluation saw."""
+    import mte.heads
+
+    heads = []
+
+    def scripted_head_for(features):
+        heads.append(_ScriptedDevScores(mte.heads.head_for(features), scores))
+        return heads[-1]
+
+    monkeypatch.setattr(mte.finetune, "head_for", scripted_head_for)
+    record = finetune(
+        model_dir=tiny_model,
+        train_paths=[feature_files["train"]],
+        dev_paths=[feature_files["dev"]],
+        out_dir=tmp_path / "m",
+        checkpoint_dir=tmp_path / "c",
+        hp={**HP, **settings},
+        seed=5,
+    )
+    return record, heads[0].weights
+
+
 @pytest.mark.parametrize(
     ("scores", "selection", "selected"),
     [
@@ -219,33 +250,17 @@ def test_the_epoch_with_the_best_dev_score_is_written(
 ) -> None:
     """Model selection: an earlier epoch's weights come back from its saved copy; the last
     epoch's are the model's own."""
-    heads = []
-
-    def scripted_head_for(features):
-        heads.append(_ScriptedDevScores(mte.heads.head_for(features), scores))
-        return heads[-1]
-
-    import mte.heads
-
-    monkeypatch.setattr(mte.finetune, "head_for", scripted_head_for)
-    record = finetune(
-        model_dir=tiny_model,
-        train_paths=[feature_files["train"]],
-        dev_paths=[feature_files["dev"]],
-        out_dir=tmp_path / "m",
-        checkpoint_dir=tmp_path / "c",
-        hp={**HP, "epochs": 3, "model_selection": selection},
-        seed=5,
-    )
+    record, weights = _with_scripted_dev_scores(
+        scores, {"epochs": 3, "model_selection": selection}, tiny_model, feature_files, tmp_path,
+        monkeypatch,
+    )  # fmt: skip
     assert record["selected"]["epoch"] == selected
     assert [h["dev_score"] for h in record["history"]] == scores
     written = _weights(tmp_path / "m")
-    at_epoch = heads[0].weights[selected - 1]
+    at_epoch = weights[selected - 1]
     assert all(torch.equal(written[name], at_epoch[name]) for name in written)
     # the epochs' weights differ, so the comparison tells them apart
-    assert not torch.equal(
-        heads[0].weights[0]["classifier.weight"], heads[0].weights[2]["classifier.weight"]
-    )
+    assert not torch.equal(weights[0]["classifier.weight"], weights[2]["classifier.weight"])
 
 
 @pytest.mark.parametrize(
@@ -269,30 +284,16 @@ def test_selection_every_n_steps_keeps_the_best_scored_step(
     steps: list[int],
     selected: int,
 ) -> None:
-    heads = []
-
-    def scripted_head_for(features):
-        heads.append(_ScriptedDevScores(mte.heads.head_for(features), scores))
-        return heads[-1]
-
-    import mte.heads
-
-    monkeypatch.setattr(mte.finetune, "head_for", scripted_head_for)
-    record = finetune(
-        model_dir=tiny_model,
-        train_paths=[feature_files["train"]],
-        dev_paths=[feature_files["dev"]],
-        out_dir=tmp_path / "m",
-        checkpoint_dir=tmp_path / "c",
-        hp={**HP, "selection_every_steps": 5, "model_selection": selection},
-        seed=5,
-    )
+    record, weights = _with_scripted_dev_scores(
+        scores, {"selection_every_steps": 5, "model_selection": selection}, tiny_model,
+        feature_files, tmp_path, monkeypatch,
+    )  # fmt: skip
     assert [h["step"] for h in record["history"]] == steps
     assert [h["epoch"] for h in record["history"]] == [1 if s <= 14 else 2 for s in steps]
     assert record["selected"]["step"] == selected
     assert record["steps_per_epoch"] == 14
     written = _weights(tmp_path / "m")
-    at_step = heads[0].weights[steps.index(selected)]
+    at_step = weights[steps.index(selected)]
     assert all(torch.equal(written[name], at_step[name]) for name in written)
     assert mte.finetune.selection_summary(record) == (
         f"210 training inputs, 2 epochs, {len(steps)} dev evaluations; selected step "
