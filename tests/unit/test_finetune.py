@@ -218,8 +218,14 @@ def _with_scripted_dev_scores(
         return heads[-1]
 
     monkeypatch.setattr(mte.finetune, "head_for", scripted_head_for)
-    record = finetune(
-        model_dir=tiny_model,
+    record = _fine_tune(tiny_model, feature_files, tmp_path, settings)
+    return record, heads[0].weights
+
+
+def _fine_tune(model: Path, feature_files: dict[str, Path], tmp_path: Path, settings: dict):
+    """The demo's English pairs, seed 5, HP with ``settings``, into ``tmp_path``/m."""
+    return finetune(
+        model_dir=model,
         train_paths=[feature_files["train"]],
         dev_paths=[feature_files["dev"]],
         out_dir=tmp_path / "m",
@@ -227,7 +233,6 @@ def _with_scripted_dev_scores(
         hp={**HP, **settings},
         seed=5,
     )
-    return record, heads[0].weights
 
 
 @pytest.mark.parametrize(
@@ -341,15 +346,7 @@ def test_warm_up_steps_replace_the_ratio_even_past_the_last_step(
         return real(optimizer, warmup_steps, total_steps)
 
     monkeypatch.setattr(transformers, "get_linear_schedule_with_warmup", recording)
-    finetune(
-        model_dir=tiny_model,
-        train_paths=[feature_files["train"]],
-        dev_paths=[feature_files["dev"]],
-        out_dir=tmp_path / "m",
-        checkpoint_dir=tmp_path / "c",
-        hp={**HP, **warmup},
-        seed=5,
-    )
+    _fine_tune(tiny_model, feature_files, tmp_path, warmup)
     assert asked == [(expected, 28)]
 
 
