@@ -117,8 +117,11 @@ def finetune(
     ``hp``: learning_rate, epochs, batch_size, warmup_ratio (or warmup_steps, which wins when
     set), weight_decay, max_grad_norm, eval_batch_size, freeze_word_embeddings,
     checkpoint_every_steps, model_selection, selection_every_steps, gradient_accumulation_steps
-    (an optimiser step sums the gradients of that many batches of ``batch_size``, each weighted
-    by its share of the step's examples, so that 8 x 4 trains as 32 x 1; the schedule, warm-up,
+    (an optimiser step sums the gradients of that many batches of ``batch_size``, each batch's
+    mean loss weighted by its share of the step's examples: for a loss that is a mean over
+    examples (classification, multiple choice), 8 x 4 trains as 32 x 1 up to float rounding and
+    dropout's draws; a loss over tokens (tagging) or span ends (QA) is weighted as XTREME's
+    loss / accumulation weights it when the batches are full; the schedule, warm-up,
     checkpoints and dev evaluations count optimiser steps). A checkpoint with the
     same signature (hyper-parameters, seed, training data, model) in ``checkpoint_dir`` is
     resumed from its exact step; the data order and dropout RNG are restored with it.
