@@ -119,9 +119,9 @@ def finetune(
     checkpoint_every_steps, model_selection, selection_every_steps, gradient_accumulation_steps
     (an optimiser step sums the gradients of that many batches of ``batch_size``, each batch's
     mean loss weighted by its share of the step's examples: for a loss that is a mean over
-    examples (classification, multiple choice), 8 x 4 trains as 32 x 1 up to float rounding and
-    dropout's draws; a loss over tokens (tagging) or span ends (QA) is weighted as XTREME's
-    loss / accumulation weights it when the batches are full; the schedule, warm-up,
+    examples (classification, multiple choice, QA's start and end), 8 x 4 trains as 32 x 1 up
+    to float rounding and dropout's draws; tagging's mean over labelled tokens is weighted as
+    XTREME's loss / accumulation weights it when the batches are full; the schedule, warm-up,
     checkpoints and dev evaluations count optimiser steps). A checkpoint with the
     same signature (hyper-parameters, seed, training data, model) in ``checkpoint_dir`` is
     resumed from its exact step; the data order and dropout RNG are restored with it.
