@@ -284,15 +284,35 @@ def test_selection_every_n_steps_keeps_the_best_scored_step(
     feature_files: dict[str, Path],
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
     selection: str,
     scores: list[float],
     steps: list[int],
     selected: int,
 ) -> None:
-    record, weights = _with_scripted_dev_scores(
-        scores, {"selection_every_steps": 5, "model_selection": selection}, tiny_model,
-        feature_files, tmp_path, monkeypatch,
-    )  # fmt: skip
+    # whether the model trains (dropout on) at every step, evaluations mid-epoch included
+    modes = []
+    real_context = mte.finetune.first_token_last_layer
+
+    def recording_context(model):
+        modes.append(model.training)
+        return real_context(model)
+
+    monkeypatch.setattr(mte.finetune, "first_token_last_layer", recording_context)
+    with caplog.at_level(logging.INFO):
+        record, weights = _with_scripted_dev_scores(
+            scores, {"selection_every_steps": 5, "model_selection": selection}, tiny_model,
+            feature_files, tmp_path, monkeypatch,
+        )  # fmt: skip
+    assert len(modes) == 28 and all(modes)
+    # the console has a line per epoch; each evaluation is in the log
+    epochs = [r.getMessage() for r in caplog.records if r.getMessage().startswith("epoch ")]
+    assert len(epochs) == 2
+    if selection == "best_dev":
+        best = steps[scores.index(max(scores))]
+        assert f"best {max(scores):.4f} at step {best}" in epochs[-1]
+    steps_logged = [r.getMessage() for r in caplog.records if r.getMessage().startswith("step ")]
+    assert len(steps_logged) == len(steps)
     assert [h["step"] for h in record["history"]] == steps
     assert [h["epoch"] for h in record["history"]] == [1 if s <= 14 else 2 for s in steps]
     assert record["selected"]["step"] == selected

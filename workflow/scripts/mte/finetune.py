@@ -245,24 +245,14 @@ def finetune(
         """Score the model on dev; keep it when it is the best so far (or, with
         ``model_selection: last``, note the score of the model that will be kept)."""
         predicted = head.predict(model, dev, hp["eval_batch_size"], pad_id, dtype=dtype)
+        # prediction switched the model to eval mode: training goes on with dropout
+        model.train()
         dev_score = head.dev_score(dev, predicted)
         entry = {"epoch": state["epoch"] + 1, "step": state["step"], "dev_score": dev_score}
         state["history"].append(entry)
-        elapsed = time.perf_counter() - started
-        # this run's pace (steps and dev evaluations) times the steps left
-        remaining = elapsed / max(1, state["step"] - first_step) * (total_steps - state["step"])
-        at = (
-            f"epoch {state['epoch'] + 1}/{hp['epochs']}"
-            if not evaluate_every
-            else f"step {state['step']}/{total_steps} (epoch {state['epoch'] + 1}/{hp['epochs']})"
-        )
-        announce(
-            "%s: dev score %.4f, %s elapsed, ETA %s",
-            at,
-            dev_score,
-            duration(elapsed),
-            duration(remaining),
-        )
+        if evaluate_every:
+            # in the log only: every N steps would be hundreds of console lines (XNLI: 613)
+            log.info("step %d/%d: dev score %.4f", state["step"], total_steps, dev_score)
         if keep_last:
             state["best"] = entry
         elif state["best"] is None or dev_score > state["best"]["dev_score"]:
@@ -270,6 +260,32 @@ def finetune(
             # the final weights are the model's own: no copy to write and read back
             if state["step"] < total_steps:
                 _save(model.state_dict(), checkpoint_dir / BEST)
+
+    def announce_epoch() -> None:
+        """One console line per epoch: its dev score (every N steps: the latest and the best
+        so far), the time elapsed and this run's pace times the steps left."""
+        elapsed = time.perf_counter() - started
+        remaining = elapsed / max(1, state["step"] - first_step) * (total_steps - state["step"])
+        latest, best = (state["history"] or [None])[-1], state["best"]
+        if latest is None:
+            scored = f"no dev score yet (every {evaluate_every} steps)"
+        elif not evaluate_every or keep_last:
+            scored = f"dev score {latest['dev_score']:.4f}"
+            if evaluate_every:
+                scored += f" at step {latest['step']}"
+        else:
+            scored = (
+                f"dev score {latest['dev_score']:.4f} at step {latest['step']}, best "
+                f"{best['dev_score']:.4f} at step {best['step']}"
+            )
+        announce(
+            "epoch %d/%d: %s, %s elapsed, ETA %s",
+            state["epoch"] + 1,
+            hp["epochs"],
+            scored,
+            duration(elapsed),
+            duration(remaining),
+        )
 
     with StopRequest() as stop:
         while state["epoch"] < hp["epochs"]:
@@ -325,6 +341,7 @@ def finetune(
             # the kept model of model_selection: last is the final one: its dev score is noted
             if not evaluate_every or (keep_last and last_epoch and not scored_here):
                 score_on_dev()
+            announce_epoch()
             state["epoch"] += 1
             state["batch"] = 0
             # after the last epoch only the model remains to be written (seconds): a checkpoint
