@@ -18,7 +18,8 @@ from tests.conftest import REPO
 
 # a rule's script as Snakemake runs it: rule_logging with the job's resources, then work
 JOB = """
-import json, sys, time
+import json, os, sys, time
+from pathlib import Path
 from types import SimpleNamespace
 from mte.logs import rule_logging
 out, hold = sys.argv[1], float(sys.argv[2])
@@ -27,9 +28,7 @@ snakemake = SimpleNamespace(
     resources=SimpleNamespace(gpu=1), config={"device": "auto"},
 )
 with rule_logging(snakemake):
-    import os
     started = time.time()
-    Path = __import__("pathlib").Path
     Path(out + ".started").write_text(os.environ["CUDA_VISIBLE_DEVICES"])
     time.sleep(hold)
     record = {"visible": os.environ["CUDA_VISIBLE_DEVICES"], "start": started, "end": time.time()}
