@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -172,6 +173,11 @@ def test_translations_by_a_model_are_jobs_of_their_own(tmp_path: Path) -> None:
     assert counts["fetch_translation_model"] == 1
     dry = run_snakemake(tmp_path, config, "-n")
     assert "resources/translation-models/facebook--nllb-200-distilled-600M" in dry.stdout
+    # a model translates on the GPU the job asks for
+    # each job's block starts with a "[date]" line
+    jobs = re.split(r"^\[", dry.stdout, flags=re.M)
+    translating = [job for job in jobs if "\nrule translate:" in job]
+    assert len(translating) == 6 and all("gpu=1" in job for job in translating)
     # zero-shot, translate-train-all; translate-train for de and zh
     assert counts["finetune"] == 2 and counts["finetune_per_language"] == 2
     assert counts["predict_pseudo_test"] == 2 and counts["pseudo_test_table"] == 1

@@ -141,6 +141,22 @@ def runs_locally(group):
     return group in config["run_locally"]
 
 
+def translation_resources():
+    """A translated split's job: the translate group's resources (a GPU) when a model
+    translates it, a download's (prepare) when it reads released translation files."""
+
+    def resolver(key):
+        by_model, by_files = (
+            job_resources("translate")[key],
+            job_resources("prepare")[key],
+        )
+        return lambda wc: (
+            by_model if translated_by_model(wc.task, wc.split) else by_files
+        )(wc)
+
+    return {key: resolver(key) for key in RESOURCE_KEYS}
+
+
 def job_resources(group):
     """A rule's scheduler resources (``mem_mb``, ``runtime`` in minutes, ``gpu``) from the
     config's ``resources.<group>``, a job's model's own ``resources.<group>`` first."""

@@ -36,7 +36,7 @@ use rule download as translate with:
         split="|".join(TRANSLATED_SPLITS),
     localrule: False
     resources:
-        **job_resources("translate"),
+        **translation_resources(),
 
 
 rule fetch_translation_model:

@@ -18,6 +18,7 @@ with rule_logging(snakemake) as log:
             source,
             target,
             model_dir=snakemake.input.get("translator"),
+            device=snakemake.config["device"],
         )
     else:
         task = get_task(wc.task)

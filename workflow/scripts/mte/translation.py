@@ -3,8 +3,11 @@ for the translate-train / translate-test settings and XTREME's pseudo test sets.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 # NLLB-200's codes of XTREME's 40 languages and CoNLL's (ISO 639-1 -> NLLB)
 NLLB_CODES = {
@@ -78,10 +81,12 @@ def translate_texts(
     num_beams: int = 4,
     max_length: int = 256,
     model_dir: str | None = None,
+    device: str = "auto",
 ) -> tuple[list[str], dict[str, Any]]:
     """Translate ``texts`` from ``source`` into ``target`` (ISO 639-1 codes) with beam search;
     ``model_dir``: the model's folder as fetch_translation_model wrote it (else the model is
-    loaded by its name: a local folder, or the hub).
+    loaded by its name: a local folder, or the hub); ``device``: the config's ``device`` (the
+    GPU the translate job was given, else the CPU).
 
     Each distinct text is translated once (XNLI repeats every premise three times), longest
     first so that batches pad little; beam search is deterministic, so a rerun gives the same
@@ -90,6 +95,7 @@ def translate_texts(
     import torch
     from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
+    from mte.device import describe, resolve_device, to_device
     from mte.logs import progress_bar
 
     name = translator_id(model_name, source, target)
@@ -102,7 +108,9 @@ def translate_texts(
         revision = read_json(Path(model_dir) / MODEL_RECORD)["commit"]
         where = {"pretrained_model_name_or_path": model_dir}
     tokenizer = AutoTokenizer.from_pretrained(**where)
-    model = AutoModelForSeq2SeqLM.from_pretrained(**where).eval()
+    on = resolve_device(device)
+    model = AutoModelForSeq2SeqLM.from_pretrained(**where).eval().to(on)
+    log.info("translating with %s on %s", name, describe(on, None))
     codes = language_codes(tokenizer, source, target)
     generate_options: dict[str, Any] = {"num_beams": num_beams, "max_length": max_length}
     if codes:
@@ -117,7 +125,7 @@ def translate_texts(
             inputs = tokenizer(
                 batch, return_tensors="pt", padding=True, truncation=True, max_length=max_length
             )
-            outputs = model.generate(**inputs, **generate_options)
+            outputs = model.generate(**to_device(inputs, on), **generate_options)
             for text, output in zip(
                 batch, tokenizer.batch_decode(outputs, skip_special_tokens=True), strict=True
             ):
@@ -139,6 +147,7 @@ def translate_examples(
     source: str,
     target: str,
     model_dir: str | None = None,
+    device: str = "auto",
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The examples with every text field translated; ids and labels are kept, so the
     translation is scored (and paired) example by example with the original."""
@@ -154,6 +163,7 @@ def translate_examples(
         num_beams=options.get("num_beams", 4),
         max_length=options.get("max_length", 256),
         model_dir=model_dir,
+        device=device,
     )
     outputs, position = [], 0
     for example in examples:
@@ -172,12 +182,13 @@ def translate_file(
     source: str,
     target: str,
     model_dir: str | None = None,
+    device: str = "auto",
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Translate a canonical JSON Lines file; the provenance names the original's checksum."""
     from mte.io import read_jsonl, sha256_file
 
     examples, origin = translate_examples(
-        read_jsonl(original_path), options, source, target, model_dir
+        read_jsonl(original_path), options, source, target, model_dir, device
     )
     origin.update(
         source="model", original=str(original_path), original_sha256=sha256_file(original_path)
