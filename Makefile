@@ -52,9 +52,12 @@ real-readme: $(STAMP)
 smoke-readme: $(STAMP)
 	$(BIN)/python tests/real/readme_section.py smoke
 
+# ruff, the architecture contract of .importlinter (layers, families apart, no cycles), snakefmt
+# and Snakemake's own lint
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	$(BIN)/snakefmt --check Snakefile workflow/rules
 	$(BIN)/snakemake --lint
 

@@ -64,8 +64,8 @@ def classifier_folder(
 
 def xnli_examples(language: str, count: int) -> list[dict[str, Any]]:
     """The first ``count`` pairs of the real XNLI dev file of ``language`` (../shared/data)."""
-    from mte.readers.pairs import read_pair_tsv
-    from mte.tasks import TASKS
+    from mte.families.pairs.readers import read_pair_tsv
+    from mte.registry import TASKS
 
     path = SHARED / "xnli" / f"dev-{language}.tsv"
     if not path.is_file():

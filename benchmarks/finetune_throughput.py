@@ -51,8 +51,9 @@ def main() -> None:
     import torch
     from transformers import AutoConfig, AutoModelForSequenceClassification, AutoTokenizer
 
-    from mte.features import save_features, tokenize_pairs
-    from mte.tasks import TASKS
+    from mte.families.pairs.features import tokenize_pairs
+    from mte.features import save_features
+    from mte.registry import TASKS
 
     task, seed = TASKS["xnli"], 1
     source = classifier_folder(task.labels)

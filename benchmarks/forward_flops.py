@@ -29,10 +29,9 @@ def main() -> None:
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
     from mte.batching import length_sorted_batches
-    from mte.features import tokenize_pairs
+    from mte.families.pairs.features import tokenize_pairs
     from mte.first_token import first_token_last_layer
-    from mte.heads import head_for
-    from mte.tasks import TASKS
+    from mte.registry import TASKS, head_for
 
     task = TASKS["xnli"]
     folder = classifier_folder(task.labels)

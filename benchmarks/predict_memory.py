@@ -25,7 +25,7 @@ sys.path.insert(0, sys.argv[1])
 import torch
 from transformers import AutoModelForTokenClassification
 from mte.features import load_features
-from mte.heads import head_for
+from mte.registry import head_for
 
 def status(key):
     with open("/proc/self/status") as f:
@@ -50,9 +50,10 @@ def prepare() -> tuple[str, dict[int, str], int]:
     (made once)."""
     from transformers import AutoModelForTokenClassification, AutoTokenizer
 
-    from mte.features import save_features, tokenize_tagging
-    from mte.readers.tagging import read_token_tag_tsv
-    from mte.tasks import TASKS
+    from mte.families.tagging.features import tokenize_tagging
+    from mte.families.tagging.readers import read_token_tag_tsv
+    from mte.features import save_features
+    from mte.registry import TASKS
 
     task = TASKS["panx"]
     folder = classifier_folder(task.labels, "AutoModelForTokenClassification")

@@ -36,9 +36,8 @@ def main() -> None:
         TrainingArguments,
     )
 
-    from mte.features import tokenize_pairs
-    from mte.heads import head_for
-    from mte.tasks import TASKS
+    from mte.families.pairs.features import tokenize_pairs
+    from mte.registry import TASKS, head_for
 
     task = TASKS["xnli"]
     folder = classifier_folder(task.labels)

@@ -23,8 +23,8 @@ def main() -> None:
 
     from transformers import AutoTokenizer
 
-    from mte.features import tokenize_pairs
-    from mte.tasks import TASKS
+    from mte.families.pairs.features import tokenize_pairs
+    from mte.registry import TASKS
 
     task = TASKS["xnli"]
     tokenizer = AutoTokenizer.from_pretrained(e5_folder())

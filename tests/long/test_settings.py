@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from mte.data import demo_dir
-from mte.tasks import TASKS
+from mte.registry import TASKS
 from tests.workflow.snakemake_runner import (
     interval_columns,
     job_counts,

@@ -28,7 +28,7 @@ from pathlib import Path
 import yaml
 
 from mte.config import variant_key, with_schema_defaults
-from mte.tasks import get_task
+from mte.registry import get_task
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared" / "data"

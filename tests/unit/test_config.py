@@ -79,7 +79,7 @@ def test_languages_default_to_the_source() -> None:
 )
 def test_semantic_errors(config: dict, key: str, message: str) -> None:
     with pytest.raises(ConfigError) as caught:
-        from mte.tasks import get_task
+        from mte.registry import get_task
 
         for name in config["tasks"]:
             get_task(name)

@@ -8,7 +8,7 @@ import pytest
 
 from mte.data import resolve_files
 from mte.errors import ConfigError
-from mte.tasks import TASKS
+from mte.registry import TASKS
 
 
 def _folder(path: Path, files: dict[str, str]) -> dict:

@@ -84,7 +84,8 @@ def test_predictions_in_reduced_precision_come_back_as_fp32_on_the_cpu() -> None
     """Every head reads fp32 CPU logits, whatever the autocast type of the forward pass."""
     import transformers
 
-    from mte.heads import _outputs
+    from mte.families.qa.heads import QuestionAnsweringHead
+    from mte.registry import TASKS
 
     torch.manual_seed(0)
     config = transformers.BertConfig(
@@ -96,9 +97,11 @@ def test_predictions_in_reduced_precision_come_back_as_fp32_on_the_cpu() -> None
     )
     model = transformers.BertForQuestionAnswering(config)
     features = {"input_ids": [[2, 7, 9, 3], [2, 5, 3], [2, 8, 8, 8, 3]]}
-    fields = ("start_logits", "end_logits")
+    head = QuestionAnsweringHead(TASKS["xquad"])
+    fields = head.output_fields
+    assert fields == ("start_logits", "end_logits")
     seen = []
-    for indices, outputs in _outputs(model, features, 2, 0, False, torch.bfloat16, fields):
+    for indices, outputs in head.outputs(model, features, 2, 0, False, torch.bfloat16):
         seen.extend(indices)
         for name in fields:
             assert outputs[name].dtype is torch.float32

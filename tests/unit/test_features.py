@@ -9,9 +9,9 @@ import pytest
 import torch
 from transformers import AutoTokenizer
 
-from mte.features import tokenize_tagging
-from mte.heads import TaggingHead
-from mte.tasks import TASKS
+from mte.families.tagging.features import tokenize_tagging
+from mte.families.tagging.heads import TaggingHead
+from mte.registry import TASKS
 
 PANX = TASKS["panx"]
 
@@ -61,7 +61,7 @@ def test_long_sentences_are_split_not_truncated(tiny_model: Path) -> None:
     for labels, positions in zip(features["labels"], features["window_positions"], strict=True):
         assert sum(label != -100 for label in labels) == len(positions)
     # the empty word got a placeholder sub-token and so a prediction
-    predicted = TaggingHead().predict(PositionEcho(len(PANX.labels)), features, 4, 0)
+    predicted = TaggingHead(PANX).predict(PositionEcho(len(PANX.labels)), features, 4, 0)
     assert [len(tags) for tags in predicted] == [5, 300, 3]
     expected: list[list[int]] = [[] for _ in examples]
     for window, example in enumerate(features["window_example"]):
@@ -86,7 +86,7 @@ def test_first_nonempty_skips_bare_markers(e5_model: Path) -> None:
 
 
 def test_qa_windows_hold_the_answer_and_map_back(tiny_model: Path) -> None:
-    from mte.features import tokenize_qa
+    from mte.families.qa.features import tokenize_qa
 
     tokenizer = AutoTokenizer.from_pretrained(tiny_model)
     filler = "Der Zug nach Berlin fuhr heute nicht. " * 20
@@ -119,9 +119,9 @@ def test_qa_windows_hold_the_answer_and_map_back(tiny_model: Path) -> None:
 
 
 def test_best_span_respects_order_length_and_context() -> None:
-    from mte.heads import QuestionAnsweringHead
+    from mte.families.qa.heads import QuestionAnsweringHead
 
-    head = QuestionAnsweringHead()
+    head = QuestionAnsweringHead(TASKS["xquad"])
     offsets = [None, None, [0, 5], [6, 9], [10, 14], None]
     starts = torch.tensor([9.0, 0.0, 1.0, 3.0, 0.5, 9.0])
     ends = torch.tensor([9.0, 0.0, 2.0, 0.1, 4.0, 9.0])

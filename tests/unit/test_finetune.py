@@ -11,11 +11,14 @@ from safetensors.torch import load_file
 from transformers import AutoTokenizer
 
 import mte.finetune
+import mte.heads
+import mte.trainer
 from mte.data import demo_dir
-from mte.features import load_features, save_features, tokenize_pairs
+from mte.families.pairs.features import tokenize_pairs
+from mte.families.pairs.readers import read_pair_tsv
+from mte.features import load_features, save_features
 from mte.finetune import finetune
-from mte.readers.pairs import read_pair_tsv
-from mte.tasks import TASKS
+from mte.registry import TASKS
 
 XNLI = TASKS["xnli"]
 HP = {
@@ -91,7 +94,7 @@ def test_resume_after_a_kill_reaches_the_same_weights(
     assert not (tmp_path / "ca").exists()  # checkpoints go once the model is written
 
     calls = {"n": 0}
-    real_collate = mte.finetune.collate
+    real_collate = mte.heads.collate
 
     def dying_collate(*a, **k):
         calls["n"] += 1
@@ -99,12 +102,12 @@ def test_resume_after_a_kill_reaches_the_same_weights(
             raise KeyboardInterrupt("killed")
         return real_collate(*a, **k)
 
-    monkeypatch.setattr(mte.finetune, "collate", dying_collate)
+    monkeypatch.setattr(mte.heads, "collate", dying_collate)
     with pytest.raises(KeyboardInterrupt):
         finetune(**args, out_dir=tmp_path / "b", checkpoint_dir=tmp_path / "cb", hp=HP, seed=3)
     assert (tmp_path / "cb" / "checkpoint.pt").is_file()
-    monkeypatch.setattr(mte.finetune, "collate", real_collate)
-    with caplog.at_level(logging.INFO, logger="mte.finetune"):
+    monkeypatch.setattr(mte.heads, "collate", real_collate)
+    with caplog.at_level(logging.INFO, logger="mte.trainer"):
         resumed = finetune(
             **args, out_dir=tmp_path / "b", checkpoint_dir=tmp_path / "cb", hp=HP, seed=3
         )
@@ -126,7 +129,7 @@ def test_a_checkpoint_of_other_settings_is_not_resumed(
     )
     (tmp_path / "c").mkdir()
     torch.save({"signature": "other"}, tmp_path / "c" / "checkpoint.pt")
-    with caplog.at_level(logging.INFO, logger="mte.finetune"):
+    with caplog.at_level(logging.INFO, logger="mte.trainer"):
         finetune(**args, out_dir=tmp_path / "m", hp={**HP, "epochs": 1}, seed=1)
     assert "ignoring a checkpoint made with other settings" in caplog.text
     assert load_features(feature_files["dev"])["label_names"] == list(XNLI.labels)
@@ -154,7 +157,7 @@ def test_sigterm_saves_a_checkpoint_at_the_current_step_and_stops(
         **args, out_dir=tmp_path / "a", checkpoint_dir=tmp_path / "ca", hp=HP, seed=4
     )
     calls = {"n": 0}
-    real_collate = mte.finetune.collate
+    real_collate = mte.heads.collate
 
     def signalled_collate(*a, **k):
         calls["n"] += 1
@@ -162,7 +165,7 @@ def test_sigterm_saves_a_checkpoint_at_the_current_step_and_stops(
             os.kill(os.getpid(), signal.SIGTERM)
         return real_collate(*a, **k)
 
-    monkeypatch.setattr(mte.finetune, "collate", signalled_collate)
+    monkeypatch.setattr(mte.heads, "collate", signalled_collate)
     with pytest.raises(SystemExit) as stopped:
         finetune(**args, out_dir=tmp_path / "b", checkpoint_dir=tmp_path / "cb", hp=HP, seed=4)
     assert stopped.value.code == 128 + signal.SIGTERM
@@ -170,8 +173,8 @@ def test_sigterm_saves_a_checkpoint_at_the_current_step_and_stops(
     assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
     saved = torch.load(tmp_path / "cb" / "checkpoint.pt", weights_only=False)
     assert saved["state"]["step"] == 7
-    monkeypatch.setattr(mte.finetune, "collate", real_collate)
-    with caplog.at_level(logging.INFO, logger="mte.finetune"):
+    monkeypatch.setattr(mte.heads, "collate", real_collate)
+    with caplog.at_level(logging.INFO, logger="mte.trainer"):
         resumed = finetune(
             **args, out_dir=tmp_path / "b", checkpoint_dir=tmp_path / "cb", hp=HP, seed=4
         )
@@ -209,12 +212,12 @@ def _with_scripted_dev_scores(
 ) -> tuple[dict, list[dict[str, torch.Tensor]]]:
     """A fine-tune whose dev evaluations score ``scores`` in turn; its record and the weights
     each evaluation saw."""
-    import mte.heads
+    import mte.registry
 
     heads = []
 
     def scripted_head_for(features):
-        heads.append(_ScriptedDevScores(mte.heads.head_for(features), scores))
+        heads.append(_ScriptedDevScores(mte.registry.head_for(features), scores))
         return heads[-1]
 
     monkeypatch.setattr(mte.finetune, "head_for", scripted_head_for)
@@ -292,13 +295,13 @@ def test_selection_every_n_steps_keeps_the_best_scored_step(
 ) -> None:
     # whether the model trains (dropout on) at every step, evaluations mid-epoch included
     modes = []
-    real_context = mte.finetune.first_token_last_layer
+    real_context = mte.trainer.first_token_last_layer
 
     def recording_context(model):
         modes.append(model.training)
         return real_context(model)
 
-    monkeypatch.setattr(mte.finetune, "first_token_last_layer", recording_context)
+    monkeypatch.setattr(mte.trainer, "first_token_last_layer", recording_context)
     with caplog.at_level(logging.INFO):
         record, weights = _with_scripted_dev_scores(
             scores, {"selection_every_steps": 5, "model_selection": selection}, tiny_model,
@@ -372,14 +375,14 @@ def test_warm_up_steps_replace_the_ratio_even_past_the_last_step(
 
 SLOW_FINETUNE = """
 import json, sys, time
-import mte.finetune as module
-real_collate = module.collate
+import mte.finetune, mte.heads
+real_collate = mte.heads.collate
 def slow_collate(*args, **kwargs):  # slow steps, so that the kill lands mid-epoch
     time.sleep(0.3)
     return real_collate(*args, **kwargs)
-module.collate = slow_collate
+mte.heads.collate = slow_collate
 job = json.loads(sys.argv[1])
-module.finetune(**job)
+mte.finetune.finetune(**job)
 """
 
 
@@ -423,7 +426,7 @@ def test_sigkill_mid_epoch_resumes_from_the_last_checkpoint_to_the_same_weights(
     saved = torch.load(checkpoint, weights_only=False)["state"]
     steps_per_epoch = straight["history"][0]["step"]
     assert saved["step"] % HP["checkpoint_every_steps"] == 0 and saved["step"] < steps_per_epoch
-    with caplog.at_level(logging.INFO, logger="mte.finetune"):
+    with caplog.at_level(logging.INFO, logger="mte.trainer"):
         resumed = finetune(**job)
     assert f"resuming from checkpoint at step {saved['step']}" in caplog.text
     assert resumed["history"] == straight["history"]
@@ -435,9 +438,10 @@ def test_sigkill_mid_epoch_resumes_from_the_last_checkpoint_to_the_same_weights(
 def test_the_new_task_head_is_explained_in_one_line_without_a_load_report(
     tiny_model: Path, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture
 ) -> None:
-    from mte.heads import head_for, load_with_new_head
+    from mte.heads import load_with_new_head
+    from mte.registry import head_for
 
-    head = head_for({"family": XNLI.family})
+    head = head_for({"task": XNLI.name})
     with caplog.at_level(logging.INFO):
         model = load_with_new_head(head, tiny_model, num_labels=3)
     assert model.config.num_labels == 3

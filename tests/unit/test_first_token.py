@@ -9,8 +9,9 @@ import pytest
 import torch
 import transformers
 
+from mte.families.pairs.heads import ClassificationHead, RegressionHead
 from mte.first_token import FirstTokenLayer, first_token_last_layer
-from mte.heads import ClassificationHead, RegressionHead
+from mte.registry import TASKS
 
 SMALL = {
     "vocab_size": 120,
@@ -104,7 +105,7 @@ def test_the_layer_is_put_back_after_an_error() -> None:
     assert model.bert.encoder.layer[-1] is original
 
 
-@pytest.mark.parametrize("head", [ClassificationHead(), RegressionHead()])
+@pytest.mark.parametrize("head", [ClassificationHead(TASKS["xnli"]), RegressionHead(TASKS["stsb"])])
 def test_heads_predict_what_the_whole_model_predicts(head) -> None:
     num_labels = 1 if isinstance(head, RegressionHead) else 3
     model = _model("XLMRobertaConfig", "XLMRobertaForSequenceClassification", "sdpa")

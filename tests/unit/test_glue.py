@@ -10,11 +10,10 @@ import pytest
 
 from mte.data import materialize
 from mte.errors import InputError
+from mte.families.pairs.readers import read_pairs
 from mte.metrics import binary_f1, matthews_corrcoef, pearson, spearman
-from mte.readers.pairs import read_pairs
-from mte.suites import get_suite
+from mte.registry import GLUE_TASKS, TASKS, get_suite
 from mte.summary import metrics_markdown, metrics_table, suite_average
-from mte.tasks import GLUE_TASKS, TASKS
 
 GLUE = get_suite("glue")
 

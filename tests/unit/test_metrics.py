@@ -22,7 +22,7 @@ def test_accuracy_refuses_mismatched_or_empty() -> None:
 
 
 def test_entity_f1_hand_worked() -> None:
-    from mte.metrics import entities, entity_prf
+    from mte.families.tagging.metrics import entities, entity_prf
 
     gold = [["B-PER", "I-PER", "O", "B-LOC"], ["B-ORG", "O"]]
     # PER right; LOC predicted as ORG (wrong type); ORG boundaries wrong (two tokens)
@@ -40,7 +40,7 @@ def test_entity_f1_hand_worked() -> None:
 
 
 def test_token_f1_hand_worked() -> None:
-    from mte.metrics import token_f1
+    from mte.families.tagging.metrics import token_f1
 
     gold = [["B-PER", "I-PER", "O", "B-LOC"]]
     predicted = [["B-PER", "O", "B-LOC", "B-LOC"]]
@@ -49,8 +49,8 @@ def test_token_f1_hand_worked() -> None:
 
 
 def test_pos_metrics_hand_worked() -> None:
-    from mte.metrics import tagging_metrics
-    from mte.tasks import TASKS
+    from mte.families.tagging.metrics import tagging_metrics
+    from mte.registry import TASKS
 
     gold = [["NOUN", "VERB", "DET"], ["PRON"]]
     predicted = [["NOUN", "NOUN", "DET"], ["PRON"]]
@@ -108,17 +108,17 @@ def test_each_point_value_is_its_statistics_summed_then_measured() -> None:
     resampling function applied to the sum of the per-example rows."""
     import numpy as np
 
-    from mte.families import family_of
-    from mte.metrics import sentence_metrics, tagging_metrics, tagging_statistics
-    from mte.statistics import statistic
-    from mte.tasks import TASKS
+    from mte.families.pairs.metrics import sentence_metrics
+    from mte.families.tagging.metrics import tagging_metrics, tagging_statistics
+    from mte.registry import TASKS, family_of
 
     gold, guess = _random_labels(1, 120, ["0", "1"])
     for name in ("mrpc", "cola", "qqp"):
         task = TASKS[name]
-        rows = family_of(task).sufficient_statistics(task).rows(gold, guess)
-        for metric, value in sentence_metrics(task, gold, guess).items():
-            assert value == statistic(task, metric)(task, rows.sum(0))
+        kind = family_of(task).sufficient_statistics(task)
+        rows = kind.rows(gold, guess)
+        for metric, value in sentence_metrics(task, kind, gold, guess).items():
+            assert value == family_of(task).statistic(task, metric)(rows.sum(0))
     tags = [["B-PER", "I-PER", "O"], ["O", "B-LOC"], ["B-ORG", "O"]]
     guess_tags = [["B-PER", "O", "O"], ["O", "B-LOC"], ["B-LOC", "O"]]
     task = TASKS["panx"]
@@ -126,4 +126,4 @@ def test_each_point_value_is_its_statistics_summed_then_measured() -> None:
     assert np.array_equal(rows, [[0, 1, 1], [1, 1, 1], [0, 1, 1]])
     for metric in ("precision", "recall", "f1"):
         value = tagging_metrics(task, tags, guess_tags)[metric]
-        assert value == pytest.approx(1 / 3) == statistic(task, metric)(task, rows.sum(0))
+        assert value == pytest.approx(1 / 3) == family_of(task).statistic(task, metric)(rows.sum(0))

@@ -138,9 +138,9 @@ def test_lower_casing_as_xtremes_qa_script_changes_wordpiece_input_only(
 
 
 def test_lower_cased_qa_features_still_point_at_the_original_answer(tmp_path: Path) -> None:
-    from mte.features import tokenize_qa
+    from mte.families.qa.features import tokenize_qa
     from mte.models import load_tokenizer
-    from mte.tasks import TASKS
+    from mte.registry import TASKS
 
     tokenizer = load_tokenizer(_cased_wordpiece(tmp_path / "wordpiece"), do_lower_case=True)
     context = "the Café Ümit is in Paris ."

@@ -154,7 +154,7 @@ def test_offline_switches(monkeypatch, variables: dict[str, str], offline: bool)
 def test_a_dataset_without_network_fails_fast_and_says_how_to_use_local_files(
     monkeypatch,
 ) -> None:
-    from mte.readers.hub import load_hub_split
+    from mte.hub import load_hub_split
 
     for name in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE"):
         monkeypatch.delenv(name, raising=False)

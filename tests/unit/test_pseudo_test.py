@@ -14,9 +14,14 @@ from mte.pseudo_test import (
     pseudo_test_table,
     translation_quality,
 )
-from mte.tasks import TASKS
+from mte.registry import TASKS, family_of
 
 XNLI = TASKS["xnli"]
+
+
+def pair_texts(example: dict) -> list[str]:
+    """What a translation of an XNLI example carries, as its family defines it."""
+    return family_of(XNLI).segments(XNLI, example)
 
 
 def _pair(id_: str, text_a: str, text_b: str) -> dict:
@@ -26,7 +31,7 @@ def _pair(id_: str, text_a: str, text_b: str) -> dict:
 def test_bleu_of_a_hand_checked_pair() -> None:
     human = [_pair("1", "the cat sat on the mat", "the cat sat on the mat")]
     machine = [_pair("1", "the cat sat on a mat", "the cat sat on the mat")]
-    quality = translation_quality(human[:1], machine[:1], "pair_classification", "de")
+    quality = translation_quality(human[:1], machine[:1], pair_texts, "de")
     # two segments: the second identical (6 of 6 unigrams, 5/5, 4/4, 3/3), the first with one
     # word changed (5/6, 3/5, 2/4, 1/3); same lengths, no brevity penalty:
     # BLEU = (11/12 * 8/10 * 6/8 * 4/6) ** (1/4)
@@ -40,7 +45,7 @@ def test_bleu_of_a_hand_checked_pair() -> None:
 
 def test_identical_translations_score_100_and_chinese_is_split_into_characters() -> None:
     human = [_pair("1", "我喜欢猫。", "我喜欢猫。")]
-    quality = translation_quality(human, human, "pair_classification", "zh")
+    quality = translation_quality(human, human, pair_texts, "zh")
     assert quality == {
         "bleu": pytest.approx(100.0),
         "chrf": pytest.approx(100.0),
@@ -50,9 +55,7 @@ def test_identical_translations_score_100_and_chinese_is_split_into_characters()
 
 def test_sets_of_other_examples_are_refused() -> None:
     with pytest.raises(IntegrityError, match="do not hold the same examples"):
-        translation_quality(
-            [_pair("1", "a", "b")], [_pair("2", "a", "b")], "pair_classification", "de"
-        )
+        translation_quality([_pair("1", "a", "b")], [_pair("2", "a", "b")], pair_texts, "de")
 
 
 def _score(model: str, language: str, value: float, seed: int = 1) -> dict:
@@ -72,7 +75,7 @@ def test_rows_and_pearson_across_languages() -> None:
     # two seeds on the pseudo sets: their mean counts
     pseudo = [_score("m", "de", 0.6), _score("m", "es", 0.64), _score("m", "ru", 0.7)]
     pseudo += [_score("m", "de", 0.6, 2), _score("m", "es", 0.66, 2), _score("m", "ru", 0.7, 2)]
-    rows = pseudo_test_rows(XNLI, languages, human, pseudo, human_data, pseudo_data)
+    rows = pseudo_test_rows(XNLI, languages, human, pseudo, human_data, pseudo_data, pair_texts)
     table, correlations = pseudo_test_table(rows)
     assert list(table["language"]) == languages
     assert list(table["difference"].round(6)) == [0.0, 5.0, 10.0]

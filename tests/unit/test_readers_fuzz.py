@@ -20,11 +20,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mte.errors import InputError, MteError
-from mte.readers.pairs import read_pair_jsonl, read_pair_table, read_pair_tsv, read_pairs
-from mte.readers.qa import read_squad_json
-from mte.readers.retrieval import read_bucc, read_tatoeba
-from mte.readers.tagging import read_conll_columns, read_conllu, read_token_tag_tsv
-from mte.tasks import TASKS
+from mte.families.pairs.readers import read_pair_jsonl, read_pair_table, read_pair_tsv, read_pairs
+from mte.families.qa.readers import read_squad_json
+from mte.families.retrieval.readers import read_bucc, read_tatoeba
+from mte.families.tagging.readers import read_conll_columns, read_conllu, read_token_tag_tsv
+from mte.registry import TASKS
 
 settings.register_profile(
     "mte",

@@ -10,8 +10,8 @@ from pathlib import Path
 import datasets
 import pytest
 
-from mte.readers.hub import pair_examples_from_hub
-from mte.tasks import TASKS
+from mte.families.pairs.readers import pair_examples_from_hub
+from mte.registry import TASKS
 
 
 def _xnli_like(tmp_path: Path, names: list[str]) -> datasets.Dataset:
@@ -79,8 +79,7 @@ def test_unknown_label_name_is_an_error(tmp_path: Path) -> None:
 def test_offline_hub_says_how_to_use_local_files() -> None:
     # datasets reads HF_DATASETS_OFFLINE when it is imported: a fresh process, as a rule job is
     code = (
-        "from mte.readers.hub import load_hub_split\n"
-        "load_hub_split('facebook/xnli', 'de', 'validation')\n"
+        "from mte.hub import load_hub_split\nload_hub_split('facebook/xnli', 'de', 'validation')\n"
     )
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
@@ -105,7 +104,7 @@ def test_conll2003_schema_tags_by_name() -> None:
     # eriktks/conll2003's ner_tags names, in its own order
     names = ["O", "B-PER", "I-PER", "B-ORG", "I-ORG", "B-LOC", "I-LOC", "B-MISC", "I-MISC"]
     dataset = _tagging_split("ner_tags", names, [(["EU", "rejects", "German"], [3, 0, 7])])
-    from mte.readers.hub import tagging_examples_from_hub
+    from mte.families.tagging.readers import tagging_examples_from_hub
 
     assert tagging_examples_from_hub(dataset, TASKS["conll"]) == [
         {"id": "1", "tokens": ["EU", "rejects", "German"], "tags": ["B-ORG", "O", "B-MISC"]}
@@ -114,7 +113,7 @@ def test_conll2003_schema_tags_by_name() -> None:
 
 def test_xtreme_udpos_schema_and_foreign_tags() -> None:
     from mte.errors import MteError
-    from mte.readers.hub import tagging_examples_from_hub
+    from mte.families.tagging.readers import tagging_examples_from_hub
 
     upos = list(TASKS["udpos"].labels)
     dataset = _tagging_split("pos_tags", upos, [(["Sie", "liest"], [10, 15])])

@@ -6,9 +6,9 @@ from __future__ import annotations
 from html.parser import HTMLParser
 from pathlib import Path
 
+from mte.registry import get_task
 from mte.render import Document, Grid, html
 from mte.report import data_note, provenance_document
-from mte.tasks import get_task
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from mte.errors import IntegrityError
-from mte.scoring import score_classification
-from mte.tasks import TASKS
+from mte.registry import TASKS
+from tests.scoring_helper import score
 
 XNLI = TASKS["xnli"]
 GOLD = [
@@ -22,7 +22,7 @@ def _pred(*pairs: tuple[str, str]) -> list[dict[str, str]]:
 
 def test_score_in_any_order() -> None:
     predictions = _pred(("3", "contradiction"), ("1", "neutral"), ("2", "neutral"))
-    result = score_classification(XNLI, predictions, GOLD, "p.jsonl", "g.jsonl")
+    result = score(XNLI, predictions, GOLD, "p.jsonl", "g.jsonl")
     stats = result.pop("example_stats")
     assert result == {"n": 3, "metrics": {"accuracy": 2 / 3}}
     # per example, in gold order, its one-hot confusion cell gold * 3 + predicted
@@ -54,26 +54,22 @@ def test_score_in_any_order() -> None:
 )
 def test_mismatches_stop_scoring(predictions: list[dict[str, str]], message: str) -> None:
     with pytest.raises(IntegrityError) as caught:
-        score_classification(XNLI, predictions, GOLD, "p.jsonl", "g.jsonl")
+        score(XNLI, predictions, GOLD, "p.jsonl", "g.jsonl")
     assert message in str(caught.value)
 
 
 def test_tagging_predictions_must_have_one_tag_per_word() -> None:
-    from mte.scoring import score_tagging
-
     panx = TASKS["panx"]
     gold = [{"id": "1", "tokens": ["Paris", "is", "big"], "tags": ["B-LOC", "O", "O"]}]
     right = [{"id": "1", "tags": ["B-LOC", "O", "O"]}]
-    assert score_tagging(panx, right, gold, "p", "g")["metrics"]["f1"] == 1.0
+    assert score(panx, right, gold, "p", "g")["metrics"]["f1"] == 1.0
     with pytest.raises(IntegrityError, match="sentence '1' has 3 words in g but 2 predicted"):
-        score_tagging(panx, [{"id": "1", "tags": ["B-LOC", "O"]}], gold, "p", "g")
+        score(panx, [{"id": "1", "tags": ["B-LOC", "O"]}], gold, "p", "g")
     with pytest.raises(IntegrityError, match="'B-GPE' are not tags of PAN-X"):
-        score_tagging(panx, [{"id": "1", "tags": ["B-GPE", "O", "O"]}], gold, "p", "g")
+        score(panx, [{"id": "1", "tags": ["B-GPE", "O", "O"]}], gold, "p", "g")
 
 
 def test_qa_scores_use_the_languages_normalisation() -> None:
-    from mte.scoring import score_qa
-
     gold = [
         {
             "id": "1",
@@ -83,18 +79,18 @@ def test_qa_scores_use_the_languages_normalisation() -> None:
         }
     ]
     # MLQA Spanish drops the article "la"; SQuAD (XQuAD) does not
-    mlqa = score_qa(TASKS["mlqa"], [{"id": "1", "answer": "casa"}], gold, "p", "g", "es")
+    mlqa = score(TASKS["mlqa"], [{"id": "1", "answer": "casa"}], gold, "p", "g", "es")
     assert mlqa["metrics"] == {"f1": 1.0, "exact_match": 1.0}
-    xquad = score_qa(TASKS["xquad"], [{"id": "1", "answer": "casa"}], gold, "p", "g", "es")
+    xquad = score(TASKS["xquad"], [{"id": "1", "answer": "casa"}], gold, "p", "g", "es")
     assert xquad["metrics"]["exact_match"] == 0.0
     with pytest.raises(IntegrityError, match="no answer string for id"):
-        score_qa(TASKS["xquad"], [{"id": "1", "label": "x"}], gold, "p", "g", "es")
+        score(TASKS["xquad"], [{"id": "1", "label": "x"}], gold, "p", "g", "es")
     with pytest.raises(IntegrityError, match="gold ids have no prediction"):
-        score_qa(TASKS["xquad"], [{"id": "2", "answer": "x"}], gold, "p", "g", "es")
+        score(TASKS["xquad"], [{"id": "2", "answer": "x"}], gold, "p", "g", "es")
     # a gold question without answers is a gold problem named like the others, not a bare error
     no_answers = [{**gold[0], "id": "q7", "answers": {"text": [], "answer_start": []}}]
     with pytest.raises(IntegrityError, match=r"^g: question\(s\) 'q7' have no gold answer"):
-        score_qa(TASKS["xquad"], [{"id": "q7", "answer": "x"}], no_answers, "p", "g", "es")
+        score(TASKS["xquad"], [{"id": "q7", "answer": "x"}], no_answers, "p", "g", "es")
 
 
 def _files(tmp_path, predictions: list[dict], gold: list[dict]):

@@ -10,6 +10,7 @@ import pytest
 from scipy.stats import binomtest
 
 from mte.metrics import Confusion, Moments
+from mte.registry import TASKS, family_of
 from mte.statistics import (
     bootstrap_replicates,
     interval_record,
@@ -17,38 +18,42 @@ from mte.statistics import (
     paired_randomization,
     percentile_interval,
 )
-from mte.tasks import TASKS
 
 XNLI, MRPC, COLA, STSB = (TASKS[name] for name in ("xnli", "mrpc", "cola", "stsb"))
 PANX, XQUAD, TATOEBA = TASKS["panx"], TASKS["xquad"], TASKS["tatoeba"]
+
+
+def kind(task):
+    """The task's kind of per-example statistics, as its family defines it."""
+    return family_of(task).sufficient_statistics(task)
 
 
 def test_metrics_from_sums_match_hand_worked_values() -> None:
     # gold 1 1 1 0 0, predicted 1 1 0 0 1: TP 2, FN 1, TN 1, FP 1
     gold, predicted = ["1", "1", "1", "0", "0"], ["1", "1", "0", "0", "1"]
     sums = Confusion(MRPC.labels).rows(gold, predicted).sum(0)
-    assert metric_of_sums(MRPC, "accuracy", sums) == pytest.approx(3 / 5)
+    assert metric_of_sums(kind(MRPC), "accuracy", sums) == pytest.approx(3 / 5)
     # F1 = 2TP / (2TP + FP + FN) = 4 / 6
-    assert metric_of_sums(MRPC, "f1", sums) == pytest.approx(4 / 6)
+    assert metric_of_sums(kind(MRPC), "f1", sums) == pytest.approx(4 / 6)
     # MCC = (TP*TN - FP*FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN)) = (2 - 1) / sqrt(3*3*2*2)
-    assert metric_of_sums(COLA, "mcc", sums) == pytest.approx(1 / 6)
+    assert metric_of_sums(kind(COLA), "mcc", sums) == pytest.approx(1 / 6)
     # Pearson of x = 1 2 3 and y = 1 2 2: sum dx*dy = 1, sum dx² = 2, sum dy² = 2/3
     sums = Moments().rows([1.0, 2.0, 2.0], [1.0, 2.0, 3.0]).sum(0)
-    assert metric_of_sums(STSB, "pearson", sums) == pytest.approx(1 / math.sqrt(4 / 3))
+    assert metric_of_sums(kind(STSB), "pearson", sums) == pytest.approx(1 / math.sqrt(4 / 3))
     # entities: 3 correct of 4 predicted and 6 gold -> P 3/4, R 1/2, F1 0.6
     entity_sums = np.array([[2, 3, 4], [1, 1, 2]]).sum(0)
-    assert metric_of_sums(PANX, "f1", entity_sums) == pytest.approx(0.6)
-    assert metric_of_sums(PANX, "precision", entity_sums) == pytest.approx(0.75)
+    assert metric_of_sums(kind(PANX), "f1", entity_sums) == pytest.approx(0.6)
+    assert metric_of_sums(kind(PANX), "precision", entity_sums) == pytest.approx(0.75)
     # QA: per-question (F1, EM, 1) rows -> means
     qa = np.array([[0.5, 0.0, 1], [1.0, 1.0, 1], [0.0, 0.0, 1]]).sum(0)
-    assert metric_of_sums(XQUAD, "f1", qa) == pytest.approx(0.5)
-    assert metric_of_sums(XQUAD, "exact_match", qa) == pytest.approx(1 / 3)
+    assert metric_of_sums(kind(XQUAD), "f1", qa) == pytest.approx(0.5)
+    assert metric_of_sums(kind(XQUAD), "exact_match", qa) == pytest.approx(1 / 3)
 
 
 def test_metrics_without_example_statistics_are_refused() -> None:
     with pytest.raises(ValueError, match="no per-example statistics for metric 'spearman'"):
-        metric_of_sums(STSB, "spearman", np.zeros(6))
-    assert interval_record(TASKS["bucc"], np.zeros((3, 1)), 100, 1, 0.95) is None
+        metric_of_sums(kind(STSB), "spearman", np.zeros(6))
+    assert interval_record(kind(TASKS["bucc"]), "f1", np.zeros((3, 1)), 100, 1, 0.95) is None
 
 
 def _accuracy_stats(correct: np.ndarray) -> np.ndarray:
@@ -62,7 +67,7 @@ def test_bootstrap_interval_covers_the_true_accuracy_about_95_percent() -> None:
     covered = 0
     for experiment in range(experiments):
         stats = _accuracy_stats(data.random(examples) < truth)
-        replicates = bootstrap_replicates(TATOEBA, "accuracy", stats, 400, seed=experiment)
+        replicates = bootstrap_replicates(kind(TATOEBA), "accuracy", stats, 400, seed=experiment)
         low, high = percentile_interval(replicates, 0.95)
         covered += low <= truth <= high
     # binomial spread of 400 experiments at 95%: sd 1.1 points
@@ -71,9 +76,9 @@ def test_bootstrap_interval_covers_the_true_accuracy_about_95_percent() -> None:
 
 def test_bootstrap_interval_is_reproducible_with_its_seed() -> None:
     stats = _accuracy_stats(np.arange(300) % 3 == 0)
-    first = interval_record(TATOEBA, stats, 500, seed=7, confidence=0.95)
-    again = interval_record(TATOEBA, stats, 500, seed=7, confidence=0.95)
-    other = interval_record(TATOEBA, stats, 500, seed=8, confidence=0.95)
+    first = interval_record(kind(TATOEBA), "accuracy", stats, 500, seed=7, confidence=0.95)
+    again = interval_record(kind(TATOEBA), "accuracy", stats, 500, seed=7, confidence=0.95)
+    other = interval_record(kind(TATOEBA), "accuracy", stats, 500, seed=8, confidence=0.95)
     assert first == again
     assert (first["low"], first["high"]) != (other["low"], other["high"])
     assert first["low"] < 1 / 3 < first["high"]
@@ -86,7 +91,7 @@ def test_paired_randomization_matches_the_exact_sign_test() -> None:
     a = np.array([1] * 60 + [0] * 32 + [1] * 7 + [0] * 1)
     b = np.array([1] * 60 + [0] * 32 + [0] * 7 + [1] * 1)
     result = paired_randomization(
-        TATOEBA, "accuracy", [(_accuracy_stats(a), _accuracy_stats(b))], trials=20000, seed=3
+        kind(TATOEBA), "accuracy", [(_accuracy_stats(a), _accuracy_stats(b))], trials=20000, seed=3
     )
     assert result["difference"] == pytest.approx(0.06)
     # only the 8 discordant examples can move: the exact two-sided sign test,
@@ -98,7 +103,7 @@ def test_paired_randomization_matches_the_exact_sign_test() -> None:
 
 def test_paired_randomization_of_identical_systems_is_not_significant() -> None:
     stats = _accuracy_stats(np.arange(50) % 2 == 0)
-    result = paired_randomization(TATOEBA, "accuracy", [(stats, stats)], trials=500, seed=1)
+    result = paired_randomization(kind(TATOEBA), "accuracy", [(stats, stats)], trials=500, seed=1)
     assert result == {"difference": 0.0, "p_value": 1.0}
 
 
@@ -111,7 +116,7 @@ def test_paired_randomization_on_an_average_over_languages() -> None:
         (_accuracy_stats(a1), _accuracy_stats(b1)),
         (_accuracy_stats(same), _accuracy_stats(same)),
     ]
-    result = paired_randomization(TATOEBA, "accuracy", pairs, trials=20000, seed=5)
+    result = paired_randomization(kind(TATOEBA), "accuracy", pairs, trials=20000, seed=5)
     # the mean difference is (10/50 + 0) / 2; only the 10 discordant examples move, so the
     # p-value is the sign test's for 10 of 10: 2 / 2^10
     assert result["difference"] == pytest.approx(0.1)
@@ -121,7 +126,8 @@ def test_paired_randomization_on_an_average_over_languages() -> None:
 def test_classification_intervals_of_confusion_metrics() -> None:
     gold = ["entailment", "neutral", "contradiction"] * 40
     predicted = ["entailment", "neutral", "neutral"] * 40
-    record = interval_record(XNLI, Confusion(XNLI.labels).rows(gold, predicted), 300, 1, 0.9)
+    rows = Confusion(XNLI.labels).rows(gold, predicted)
+    record = interval_record(kind(XNLI), "accuracy", rows, 300, 1, 0.9)
     assert record["metric"] == "accuracy"
     assert record["low"] < 2 / 3 < record["high"]
     assert len(record["replicates"]) == 300
@@ -131,10 +137,11 @@ def test_parallel_test_sets_share_resamples_across_languages() -> None:
     from mte.statistics import resample_seed
 
     # XNLI's languages hold the same items: one set of resamples for all
-    assert resample_seed(XNLI, 5, "de") == resample_seed(XNLI, 5, "fr") == [5]
+    assert resample_seed(True, 5, "de") == resample_seed(True, 5, "fr") == [5]
+    assert XNLI.parallel_test_sets and not PANX.parallel_test_sets
     # PAN-X's languages are independent samples: each its own, the same on every call
-    assert resample_seed(PANX, 5, "de") != resample_seed(PANX, 5, "fr")
-    assert resample_seed(PANX, 5, "de") == resample_seed(PANX, 5, "de")
+    assert resample_seed(False, 5, "de") != resample_seed(False, 5, "fr")
+    assert resample_seed(False, 5, "de") == resample_seed(False, 5, "de")
     stats = _accuracy_stats(np.arange(40) % 2 == 0)
-    german = bootstrap_replicates(PANX, "f1", np.column_stack([stats[:, :1]] * 3), 50, [5, 1])
+    german = bootstrap_replicates(kind(PANX), "f1", np.column_stack([stats[:, :1]] * 3), 50, [5, 1])
     assert german.shape == (50,)

@@ -117,8 +117,8 @@ def _with_statistics(setting: str, seed: int, language: str, correct: list[int],
 def test_intervals_and_significance_marks() -> None:
     import numpy as np
 
+    from mte.registry import TASKS, family_of
     from mte.table_statistics import with_statistics
-    from mte.tasks import TASKS
 
     # zero-shot: 60 of 100; translate-train: the same plus 10 more right (10 discordant)
     base = [1] * 60 + [0] * 40
@@ -139,7 +139,9 @@ def test_intervals_and_significance_marks() -> None:
         "baseline": None,
     }
     table = task_table(scores, ["de"], "accuracy")
-    table, marks = with_statistics(table, scores, TASKS["tatoeba"], ["de"], options)
+    tatoeba = TASKS["tatoeba"]
+    kind = family_of(tatoeba).sufficient_statistics(tatoeba)
+    table, marks = with_statistics(table, scores, kind, "accuracy", ["de"], options)
     # the 2.5% and 97.5% quantiles of 101 evenly spaced values from 0.5 to 0.7: 0.505, 0.695
     assert table.loc[0, "de_low"] == pytest.approx(50.5)
     assert table.loc[0, "de_high"] == pytest.approx(69.5)

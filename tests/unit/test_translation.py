@@ -79,8 +79,7 @@ def test_every_language_a_model_can_translate_has_an_nllb_code() -> None:
     """Every language of a task whose family a translation model can translate (sentence
     classification: XNLI, PAWS-X, GLUE, SIB-200) has an NLLB code; FLORES-200 codes are their
     own."""
-    from mte.families import family_of
-    from mte.tasks import TASKS
+    from mte.registry import TASKS, family_of
     from mte.translation import nllb_code
 
     languages = {

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mte.suites import all_suites
+from mte.registry import all_suites
 from tests.workflow.snakemake_runner import REPO, job_counts, run_snakemake
 
 pytestmark = pytest.mark.workflow

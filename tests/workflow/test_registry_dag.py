@@ -10,10 +10,8 @@ from pathlib import Path
 import pytest
 
 from mte.config import fill_schema_defaults, task_languages, task_seeds, task_settings
-from mte.families import FAMILIES, family_of
+from mte.registry import FAMILIES, TASKS, all_suites, family_of
 from mte.settings import TRANSFER_SETTINGS, model_setting
-from mte.suites import all_suites
-from mte.tasks import TASKS
 from tests.tiny_every_task import config as every_task_config
 from tests.tiny_every_task import write_data, write_tiny_model
 from tests.workflow.snakemake_runner import REPO, job_counts, run_snakemake

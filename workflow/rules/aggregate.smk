@@ -37,7 +37,7 @@ rule aggregate:
 
 
 # a suite's summary (GLUE; XTREME's summary): its configured tasks side by side, with the
-# suite's average and the published rows (suites are data: mte.suites, specs' SUITES)
+# suite's average and the published rows (suites are data: the specs' SUITES, mte.registry)
 rule summarize:
     input:
         scores=get_suite_scores,

@@ -32,20 +32,14 @@ from mte.config import (  # noqa: E402
     translation_source,
 )
 from mte.errors import MteError  # noqa: E402
-from mte.families import family_of  # noqa: E402
 from mte.references import find_reference, load_references  # noqa: E402
 from mte.settings import (
     TRANSFER_SETTINGS,
     model_setting,
     wildcard_pattern,
 )  # noqa: E402
-from mte.suites import all_suites  # noqa: E402
-from mte.tasks import (
-    SPLITS,
-    TASKS,
-    TRANSLATED_SPLITS,
-    get_task,
-)  # noqa: E402
+from mte.registry import TASKS, all_suites, family_of, get_task  # noqa: E402
+from mte.taskspec import SPLITS, TRANSLATED_SPLITS  # noqa: E402
 from mte.translation import (
     translator_folder,
     translator_on_hub,

@@ -1,23 +1,24 @@
 """Rule aggregate: a task's score files into its table (CSV, Markdown, LaTeX, HTML), with published
 numbers and deltas for the models that have them."""
 
-from mte.families import family_of
 from mte.io import read_json, write_json, write_text
 from mte.logs import rule_logging
 from mte.published import with_references
 from mte.references import load_references
+from mte.registry import family_of, get_task
 from mte.render import html, latex, markdown, pair_matrix_document, task_document
 from mte.report import data_note
 from mte.table_statistics import with_statistics
 from mte.tables import task_table, with_second_metric
-from mte.tasks import get_task
 
 with rule_logging(snakemake) as log:
     task = get_task(snakemake.wildcards.task)
     languages = snakemake.params.languages
     scores = [read_json(path) for path in snakemake.input.scores]
     table = task_table(scores, languages, task.primary_metric)
-    table, marks = with_statistics(table, scores, task, languages, snakemake.params.statistics)
+    kind = family_of(task).sufficient_statistics(task)
+    options = snakemake.params.statistics
+    table, marks = with_statistics(table, scores, kind, task.primary_metric, languages, options)
     title = f"{task.title} ({task.primary_metric}, %)"
     second, metrics = None, family_of(task).table_metrics(task)
     if "_em" in metrics:  # a second value per cell: QA's F1 / EM, as the papers print them
@@ -25,7 +26,7 @@ with rule_logging(snakemake) as log:
         table = with_second_metric(table, task_table(scores, languages, metrics["_em"]), second)
         title = f"{task.title} (F1 / EM, %)"
     references = load_references(snakemake.input.references)
-    table = with_references(table, references, task.name, languages, metrics)
+    table = with_references(table, references, task.name, languages, metrics, task.languages)
     write_text(snakemake.output.csv, table.to_csv(index=False, float_format="%.2f"))
     document = task_document(table, languages, title, second, marks)
     printed = document

@@ -5,18 +5,16 @@ the translation model)."""
 from mte.data import materialize
 from mte.io import sha256_file, write_json, write_jsonl
 from mte.logs import rule_logging, summary
-from mte.tasks import get_task
+from mte.registry import get_task
 from mte.translation import translate_file
 
 with rule_logging(snakemake) as log:
     wc, params = snakemake.wildcards, snakemake.params
     if snakemake.input.get("original"):
-        source, target = params.translation["languages"]
         examples, origin = translate_file(
             snakemake.input.original,
             params.translation["options"],
-            source,
-            target,
+            tuple(params.translation["languages"]),
             model_dir=snakemake.input.get("translator"),
             device=snakemake.config["device"],
         )

@@ -4,7 +4,7 @@ them against the human test sets, per language, with Pearson's r across language
 from mte.io import read_json, read_jsonl, write_json, write_text
 from mte.logs import rule_logging
 from mte.pseudo_test import pseudo_test_markdown, pseudo_test_rows, pseudo_test_table
-from mte.tasks import get_task
+from mte.registry import family_of, get_task
 
 with rule_logging(snakemake) as log:
     task = get_task(snakemake.wildcards.task)
@@ -16,6 +16,7 @@ with rule_logging(snakemake) as log:
         pseudo_scores=[read_json(path) for path in inp.pseudo],
         human_data=[read_jsonl(path) for path in inp.human_data],
         pseudo_data=[read_jsonl(path) for path in inp.pseudo_data],
+        segments=lambda example: family_of(task).segments(task, example),
     )
     table, correlations = pseudo_test_table(rows)
     write_text(snakemake.output.csv, table.to_csv(index=False, float_format="%.2f"))

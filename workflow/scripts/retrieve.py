@@ -1,9 +1,8 @@
 """Rule retrieve: Tatoeba neighbours or BUCC candidate pairs from the pretrained encoder."""
 
-from mte.families import family_of
 from mte.io import read_jsonl, write_jsonl
 from mte.logs import rule_logging, summary
-from mte.tasks import get_task
+from mte.registry import family_of, get_task
 
 with rule_logging(snakemake) as log:
     task, params = get_task(snakemake.wildcards.task), snakemake.params

@@ -1,11 +1,10 @@
 """Rule score: predictions against the gold file, with provenance."""
 
-from mte.families import family_of
 from mte.io import write_json
 from mte.logs import rule_logging
 from mte.provenance import result_provenance
+from mte.registry import family_of, get_task
 from mte.scoring import score_record
-from mte.tasks import get_task
 
 with rule_logging(snakemake) as log:
     wc, inp = snakemake.wildcards, snakemake.input

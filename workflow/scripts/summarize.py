@@ -1,10 +1,11 @@
-"""Rule summarize: a suite's tables (GLUE, XTREME's summary: mte.suites) from its tasks' score
+"""Rule summarize: a suite's tables (GLUE, XTREME's summary: a spec's SUITES) from its tasks' score
 files, with the published rows beside the models that have them."""
 
 from mte.io import read_json, write_text
 from mte.logs import rule_logging
 from mte.references import load_references
-from mte.suites import get_suite, summarize
+from mte.registry import get_suite
+from mte.summary import summarize
 
 with rule_logging(snakemake) as log:
     suite = get_suite(snakemake.wildcards.suite)

@@ -1,10 +1,11 @@
 """Rule tokenize: canonical examples into model-specific features."""
 
-from mte.features import save_features, tokenize_examples
+from mte.features import save_features
+from mte.featurize import tokenize_examples
 from mte.io import read_jsonl
 from mte.logs import rule_logging, summary
 from mte.models import load_tokenizer
-from mte.tasks import get_task
+from mte.registry import get_task
 
 with rule_logging(snakemake) as log:
     task = get_task(snakemake.wildcards.task)

@@ -12,9 +12,9 @@ from typing import Any
 
 from mte.data import hub_location, resolve_files
 from mte.errors import ConfigError
-from mte.families import family_of
+from mte.registry import TASKS, family_of, get_task
 from mte.settings import TRANSFER_SETTINGS
-from mte.tasks import TASKS, TRANSLATED_SPLITS, get_task
+from mte.taskspec import TRANSLATED_SPLITS
 
 # the transfer settings' names, those with one model per language, and the kind of machine
 # translation each translation setting reads (the table: mte.settings)
@@ -255,11 +255,25 @@ def check_shared_finetunes(config: dict[str, Any]) -> None:
 
 def check_config(config: dict[str, Any]) -> None:
     """Raise one :class:`ConfigError` naming the key of the first problem found."""
-    names = [model["name"] for model in config["models"]]
+    _check_models(config["models"])
+    for setting in config["settings"]:
+        if setting not in SETTINGS:
+            raise ConfigError(
+                "settings", f"unknown setting '{setting}' (known: {', '.join(SETTINGS)})"
+            )
+    if not config["tasks"]:
+        raise ConfigError("tasks", "no task to run")
+    _check_baseline(config)
+    for task_name in config["tasks"]:
+        _check_task(task_name, config)
+
+
+def _check_models(models: list[dict[str, Any]]) -> None:
+    names = [model["name"] for model in models]
     for name, count in Counter(names).items():
         if count > 1:
             raise ConfigError("models", f"model name '{name}' is used {count} times")
-    for model in config["models"]:
+    for model in models:
         key = f"models.{model['name']}"
         required = {"hub": "id", "local": "path"}.get(model["source"])
         if required and not model.get(required):
@@ -269,82 +283,95 @@ def check_config(config: dict[str, Any]) -> None:
                 f"{key}.path",
                 f"{model['path']} is not a Hugging Face model folder (no config.json)",
             )
-    for setting in config["settings"]:
-        if setting not in SETTINGS:
-            raise ConfigError(
-                "settings", f"unknown setting '{setting}' (known: {', '.join(SETTINGS)})"
-            )
-    if not config["tasks"]:
-        raise ConfigError("tasks", "no task to run")
+
+
+def _check_baseline(config: dict[str, Any]) -> None:
     baseline = (config.get("statistics") or {}).get("baseline")
-    if baseline:
-        if baseline["model"] not in names:
-            raise ConfigError(
-                "statistics.baseline.model",
-                f"'{baseline['model']}' is not a configured model ({', '.join(names)})",
-            )
-        if baseline["setting"] not in SETTINGS:
-            raise ConfigError(
-                "statistics.baseline.setting",
-                f"unknown setting '{baseline['setting']}' (known: {', '.join(SETTINGS)})",
-            )
-    for task_name, task_cfg in config["tasks"].items():
-        task = get_task(task_name)
-        key = f"tasks.{task_name}"
-        for language in task_cfg.get("languages") or []:
-            task.check_language(language, f"{key}.languages")
-        if task.models_of and task.models_of not in config["tasks"]:
+    if not baseline:
+        return
+    names = [model["name"] for model in config["models"]]
+    if baseline["model"] not in names:
+        raise ConfigError(
+            "statistics.baseline.model",
+            f"'{baseline['model']}' is not a configured model ({', '.join(names)})",
+        )
+    if baseline["setting"] not in SETTINGS:
+        raise ConfigError(
+            "statistics.baseline.setting",
+            f"unknown setting '{baseline['setting']}' (known: {', '.join(SETTINGS)})",
+        )
+
+
+def _check_task(task_name: str, config: dict[str, Any]) -> None:
+    """One task's entry: its languages, the tasks it needs beside it, its settings, and a
+    source that holds every split its runs read."""
+    task, task_cfg = get_task(task_name), config["tasks"][task_name]
+    key = f"tasks.{task_name}"
+    for language in task_cfg.get("languages") or []:
+        task.check_language(language, f"{key}.languages")
+    if task.models_of and task.models_of not in config["tasks"]:
+        raise ConfigError(
+            key,
+            f"{task.title} evaluates the fine-tuned models of '{task.models_of}': "
+            f"configure tasks.{task.models_of} too",
+        )
+    if task.train_only:
+        users = sorted(n for n in config["tasks"] if get_task(n).models_of == task_name)
+        if not users:
+            known = sorted(t.name for t in TASKS.values() if t.models_of == task_name)
             raise ConfigError(
                 key,
-                f"{task.title} evaluates the fine-tuned models of '{task.models_of}': "
-                f"configure tasks.{task.models_of} too",
+                f"{task.title} is a training set only: configure a task that evaluates its "
+                f"fine-tunes ({', '.join(known)})",
             )
-        if task.train_only:
-            users = sorted(n for n in config["tasks"] if get_task(n).models_of == task_name)
-            if not users:
-                known = sorted(t.name for t in TASKS.values() if t.models_of == task_name)
+    family_of(task).check_task_config(task, task_cfg, key)
+    _check_settings(task, config)
+    if task_cfg.get("pseudo_test"):
+        _check_translations(task, task_cfg, key, f"{key}.pseudo_test", "pseudo-test")
+    _check_source(task, config)
+
+
+def _check_settings(task: Any, config: dict[str, Any]) -> None:
+    task_cfg, key = config["tasks"][task.name], f"tasks.{task.name}"
+    settings_key = f"{key}.settings" if task_cfg.get("settings") else "settings"
+    for setting in task_settings(task.name, config):
+        if setting not in SETTINGS:
+            raise ConfigError(
+                settings_key, f"unknown setting '{setting}' (known: {', '.join(SETTINGS)})"
+            )
+        if setting in TRANSLATION_SETTINGS:
+            _check_translations(task, task_cfg, key, settings_key, setting)
+        elif setting not in task.settings:
+            raise ConfigError(
+                settings_key,
+                f"{task.title} has no data for setting '{setting}' (it has: "
+                f"{', '.join(task.settings)}); give the task its own 'settings' list",
+            )
+
+
+def _check_source(task: Any, config: dict[str, Any]) -> None:
+    """The task's source holds every split its runs read (files on disk, hub locations)."""
+    task_cfg, key = config["tasks"][task.name], f"tasks.{task.name}"
+    if task_cfg["source"] == "demo" and not task.demo_languages:
+        raise ConfigError(f"{key}.source", f"{task.title} has no demo data; use hub or files")
+    if task_cfg["source"] == "demo":
+        for language in task_languages(task.name, config):
+            if language not in task.demo_languages:
                 raise ConfigError(
-                    key,
-                    f"{task.title} is a training set only: configure a task that evaluates its "
-                    f"fine-tunes ({', '.join(known)})",
+                    f"{key}.languages",
+                    f"the demo data of {task.title} has no '{language}' (it has: "
+                    f"{', '.join(task.demo_languages)})",
                 )
-        family_of(task).check_task_config(task, task_cfg, key)
-        settings_key = f"{key}.settings" if task_cfg.get("settings") else "settings"
-        for setting in task_settings(task_name, config):
-            if setting not in SETTINGS:
-                raise ConfigError(
-                    settings_key, f"unknown setting '{setting}' (known: {', '.join(SETTINGS)})"
-                )
-            if setting in TRANSLATION_SETTINGS:
-                _check_translations(task, task_cfg, key, settings_key, setting)
-            elif setting not in task.settings:
-                raise ConfigError(
-                    settings_key,
-                    f"{task.title} has no data for setting '{setting}' (it has: "
-                    f"{', '.join(task.settings)}); give the task its own 'settings' list",
-                )
-        if task_cfg.get("pseudo_test"):
-            _check_translations(task, task_cfg, key, f"{key}.pseudo_test", "pseudo-test")
-        if task_cfg["source"] == "demo" and not task.demo_languages:
-            raise ConfigError(f"{key}.source", f"{task.title} has no demo data; use hub or files")
-        if task_cfg["source"] == "demo":
-            for language in task_languages(task_name, config):
-                if language not in task.demo_languages:
-                    raise ConfigError(
-                        f"{key}.languages",
-                        f"the demo data of {task.title} has no '{language}' (it has: "
-                        f"{', '.join(task.demo_languages)})",
-                    )
-        if task_cfg["source"] == "files" and not task_cfg.get("path") and not task_cfg.get("files"):
-            raise ConfigError(f"{key}.path", "source 'files' needs 'path' (a folder)")
-        for language, split in needed_splits(task_name, config):
-            if split in TRANSLATED_SPLITS:
-                if task_cfg["translations"].get("source", "files") == "files":
-                    resolve_files(task, task_cfg, language, split)
-            elif task_cfg["source"] in ("files", "demo"):
+    if task_cfg["source"] == "files" and not task_cfg.get("path") and not task_cfg.get("files"):
+        raise ConfigError(f"{key}.path", "source 'files' needs 'path' (a folder)")
+    for language, split in needed_splits(task.name, config):
+        if split in TRANSLATED_SPLITS:
+            if task_cfg["translations"].get("source", "files") == "files":
                 resolve_files(task, task_cfg, language, split)
-            elif task_cfg["source"] == "hub":
-                hub_location(task, language, split)
+        elif task_cfg["source"] in ("files", "demo"):
+            resolve_files(task, task_cfg, language, split)
+        elif task_cfg["source"] == "hub":
+            hub_location(task, language, split)
 
 
 def _check_translations(

@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from mte.errors import ConfigError
-from mte.families import family_of
+from mte.hub import load_hub_split
 from mte.io import sha256_file
-from mte.readers.hub import load_hub_split
-from mte.readers.text import read_lines
-from mte.tasks import TRANSLATED_SPLITS, Task
+from mte.registry import family_of
+from mte.taskspec import TRANSLATED_SPLITS, Task
+from mte.text import read_lines
 
 
 def has_no_labels(task: Task, path: Path) -> bool:

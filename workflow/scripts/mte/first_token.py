@@ -70,9 +70,9 @@ class FirstTokenLayer(torch.nn.Module):
 
 def _last_layer_slot(model: Any) -> tuple[torch.nn.ModuleList, int] | None:
     """The encoder's layer list and the last index, when the shortcut is known to be exact."""
-    config = model.config
     if type(model).__name__ not in FIRST_TOKEN_CLASSIFIERS:
         return None
+    config = model.config
     if config.is_decoder or getattr(config, "add_cross_attention", False):
         return None
     # relative position schemes add position terms to the scores, which this layer would skip

@@ -1,9 +1,11 @@
-"""Metrics, written from the benchmarks' definitions, each defined once.
+"""Metrics, written from the benchmarks' definitions, each defined once: the kinds of
+per-example statistics that the families share, and the plain metrics built on them.
 
 A metric we report with an interval is a function of column sums of per-example statistics:
 accuracy, MCC and binary F1 of a confusion matrix (one one-hot cell per example), Pearson's r
-of (x, y, x², y², xy, 1), entity precision/recall/F1 of (correct, guessed, gold) counts per
-sentence, and means (QA F1/EM, hits, correct tokens) of a column over a count column. Each kind
+of (x, y, x², y², xy, 1), micro precision/recall/F1 of (correct, guessed, gold) counts (entities
+per sentence: mte.families.tagging.metrics), and means (QA F1/EM, hits, correct tokens) of a
+column over a count column. Each kind
 of statistics below builds the per-example rows and computes its metrics from their sums. The
 point value is the metric of the sums over all examples, and the bootstrap and randomisation
 tests (mte.statistics) evaluate the same function on resampled sums: one definition serves all
@@ -13,51 +15,10 @@ decomposition and say so where they are defined.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-
-
-def _split_tag(tag: str) -> tuple[str, str]:
-    """``B-PER`` -> (``B``, ``PER``); ``O`` -> (``O``, ``""``)."""
-    if tag == "O":
-        return "O", ""
-    prefix, _, kind = tag.partition("-")
-    return prefix, kind
-
-
-def _chunk_ends(prev: str, prev_kind: str, tag: str, kind: str) -> bool:
-    # conlleval's endOfChunk
-    return (
-        prev in ("E", "S")
-        or (prev in ("B", "I") and tag in ("B", "S", "O"))
-        or (prev != "O" and prev_kind != kind)
-    )
-
-
-def _chunk_starts(prev: str, prev_kind: str, tag: str, kind: str) -> bool:
-    # conlleval's startOfChunk: an I- after O or after another type opens a chunk too
-    return (
-        tag in ("B", "S")
-        or (prev in ("E", "S", "O") and tag in ("E", "I"))
-        or (tag != "O" and prev_kind != kind)
-    )
-
-
-def entities(tags: Sequence[str]) -> set[tuple[str, int, int]]:
-    """The chunks ``(type, first, last)`` of one sentence's IOB/IOBES tags, as conlleval (and
-    seqeval's default mode, which XTREME uses) delimit them."""
-    chunks = set()
-    prev, prev_kind, begin = "O", "", 0
-    for position, tag in enumerate([*tags, "O"]):
-        current, kind = _split_tag(tag)
-        if _chunk_ends(prev, prev_kind, current, kind):
-            chunks.add((prev_kind, begin, position - 1))
-        if _chunk_starts(prev, prev_kind, current, kind):
-            begin = position
-        prev, prev_kind = current, kind
-    return chunks
 
 
 def _divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
@@ -69,7 +30,7 @@ def _f1(precision: np.ndarray, recall: np.ndarray) -> np.ndarray:
     return _divide(2 * precision * recall, precision + recall)
 
 
-def _same_length(gold: Sequence[Any], predicted: Sequence[Any]) -> None:
+def same_length(gold: Sequence[Any], predicted: Sequence[Any]) -> None:
     if len(gold) != len(predicted):
         raise ValueError(f"{len(gold)} gold labels but {len(predicted)} predictions")
 
@@ -113,7 +74,7 @@ class Confusion(SufficientStatistics):
         self.positive = positive
 
     def rows(self, gold: Sequence[Any], predicted: Sequence[Any]) -> np.ndarray:
-        _same_length(gold, predicted)
+        same_length(gold, predicted)
         size = len(self.labels)
         cells = [self.index[g] * size + self.index[p] for g, p in zip(gold, predicted, strict=True)]
         rows = np.zeros((len(cells), size * size))
@@ -160,7 +121,7 @@ class Moments(SufficientStatistics):
     metrics = ("pearson",)
 
     def rows(self, gold: Sequence[float], predicted: Sequence[float]) -> np.ndarray:
-        _same_length(gold, predicted)
+        same_length(gold, predicted)
         x, y = np.asarray(predicted, float), np.asarray(gold, float)
         return np.stack([x, y, x * x, y * y, x * y, np.ones_like(x)], axis=1).reshape(-1, 6)
 
@@ -187,38 +148,6 @@ class Counts(SufficientStatistics):
 
     def _f1(self, sums: np.ndarray) -> np.ndarray:
         return _f1(self._precision(sums), self._recall(sums))
-
-
-class EntityCounts(Counts):
-    """Per sentence: entities right (type and both boundaries), predicted, and gold; CoNLL's
-    micro-averaged entity precision, recall and F1 over all sentences."""
-
-    def rows(self, gold: Sequence[Sequence[str]], predicted: Sequence[Sequence[str]]) -> np.ndarray:
-        _same_length(gold, predicted)
-        rows = []
-        for gold_tags, guess_tags in zip(gold, predicted, strict=True):
-            gold_chunks, guess_chunks = entities(gold_tags), entities(guess_tags)
-            rows.append((len(gold_chunks & guess_chunks), len(guess_chunks), len(gold_chunks)))
-        return np.array(rows, float).reshape(-1, 3)
-
-
-class TokenCounts(Counts):
-    """Per sentence: tokens not tagged ``O`` whose predicted tag (prefix and type) equals the
-    gold one, predicted tags other than ``O``, gold tags other than ``O`` (token-level F1)."""
-
-    def rows(self, gold: Sequence[Sequence[str]], predicted: Sequence[Sequence[str]]) -> np.ndarray:
-        _same_length(gold, predicted)
-        return np.array(
-            [
-                (
-                    sum(g == p != "O" for g, p in zip(gold_tags, guess_tags, strict=True)),
-                    sum(p != "O" for p in guess_tags),
-                    sum(g != "O" for g in gold_tags),
-                )
-                for gold_tags, guess_tags in zip(gold, predicted, strict=True)
-            ],
-            float,
-        ).reshape(-1, 3)
 
 
 class Means(SufficientStatistics):
@@ -249,67 +178,11 @@ def _labels_of(gold: Sequence[Any], predicted: Sequence[Any]) -> list[Any]:
 
 def accuracy(gold: Sequence[Any], predicted: Sequence[Any]) -> float:
     """Fraction of positions where ``predicted`` equals ``gold`` (sequences of equal length)."""
-    _same_length(gold, predicted)
+    same_length(gold, predicted)
     if not gold:
         raise ValueError("accuracy of an empty set is undefined")
     hits = [g == p for g, p in zip(gold, predicted, strict=True)]
     return Means("accuracy").value("accuracy", hit_rows(hits))
-
-
-def entity_prf(
-    gold: Sequence[Sequence[str]], predicted: Sequence[Sequence[str]]
-) -> dict[str, float]:
-    """Micro-averaged entity precision, recall and F1 over all sentences (CoNLL's measure):
-    a predicted entity counts only when its type and both boundaries match a gold entity."""
-    statistics = EntityCounts()
-    return statistics.values(statistics.rows(gold, predicted))
-
-
-def token_f1(gold: Sequence[Sequence[str]], predicted: Sequence[Sequence[str]]) -> float:
-    """Token-level micro F1 over the tokens not tagged ``O``."""
-    statistics = TokenCounts()
-    return statistics.value("f1", statistics.rows(gold, predicted))
-
-
-class TokenAccuracy(Means):
-    """(correct tokens, tokens) per sentence: POS token accuracy."""
-
-    def __init__(self) -> None:
-        super().__init__("accuracy")
-
-    def rows(self, gold: Sequence[Sequence[str]], predicted: Sequence[Sequence[str]]) -> np.ndarray:
-        _same_length(gold, predicted)
-        correct = [
-            sum(g == p for g, p in zip(gold_tags, guess_tags, strict=True))
-            for gold_tags, guess_tags in zip(gold, predicted, strict=True)
-        ]
-        return super().rows(correct, [len(tags) for tags in gold])
-
-
-def tagging_statistics(task: Any) -> EntityCounts | TokenAccuracy:
-    """NER: entity counts; POS: correct tokens over tokens."""
-    return EntityCounts() if task.tagging_scheme == "entities" else TokenAccuracy()
-
-
-def tagging_metrics(
-    task: Any, gold: list[list[str]], predicted: list[list[str]]
-) -> dict[str, float]:
-    """The task's metrics: NER entity P/R/F1 plus token-level F1; POS token accuracy plus the
-    seqeval F1 that XTREME's script reports for POS (seqeval reads a UPOS tag's first letter
-    as a chunk prefix; the number is kept for comparison with the paper, labelled as such, and
-    has no per-example decomposition: no interval)."""
-    statistics = tagging_statistics(task)
-    primary = statistics.values(statistics.rows(gold, predicted))
-    if task.tagging_scheme == "entities":
-        return {**primary, "token_f1": token_f1(gold, predicted)}
-    import warnings
-
-    from seqeval.metrics import f1_score
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # "NOUN seems not to be NE tag"
-        seqeval_f1 = f1_score(gold, predicted)
-    return {**primary, "seqeval_f1": seqeval_f1}
 
 
 def matthews_corrcoef(gold: Sequence[Any], predicted: Sequence[Any]) -> float:
@@ -337,28 +210,3 @@ def spearman(gold: Sequence[float], predicted: Sequence[float]) -> float:
     from scipy.stats import spearmanr
 
     return float(spearmanr(gold, predicted).statistic)
-
-
-SENTENCE_METRICS: dict[str, Callable[[Sequence[Any], Sequence[Any]], float]] = {
-    "accuracy": accuracy,
-    "mcc": matthews_corrcoef,
-    "f1": binary_f1,
-    "pearson": pearson,
-    "spearman": spearman,
-}
-
-
-def sentence_metrics(task: Any, gold: Sequence[Any], predicted: Sequence[Any]) -> dict[str, float]:
-    """Every metric of a sentence(-pair) classification or regression task, by name: those of
-    its statistics from the summed rows, the others (Spearman) from their own definition."""
-    from mte.families import family_of
-
-    _same_length(gold, predicted)
-    statistics = family_of(task).sufficient_statistics(task)
-    rows = statistics.rows(gold, predicted)
-    return {
-        name: statistics.value(name, rows)
-        if name in statistics.metrics
-        else SENTENCE_METRICS[name](gold, predicted)
-        for name in task.metrics
-    }

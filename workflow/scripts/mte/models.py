@@ -140,13 +140,13 @@ def fetch_translation_model(repo_id: str, revision: str | None, out_dir: str | P
 
 
 def demo_texts() -> list[str]:
-    """All sentences of the shipped demo data (the tiny model's tokenizer is trained on them)."""
-    from mte.data import demo_dir
-    from mte.tasks import TASKS
+    """All sentences of the shipped demo data (the tiny model's tokenizer is trained on them):
+    the first two fields of every line of every task's ``mte/demo/{task}/*.tsv``."""
+    from importlib import resources
 
     texts = []
-    for task in TASKS.values():
-        folder = demo_dir(task)
+    demo = Path(str(resources.files("mte") / "demo"))
+    for folder in sorted(demo.iterdir(), key=lambda p: p.name):
         if folder.is_dir():
             for path in sorted(folder.glob("*.tsv")):
                 for line in path.read_text(encoding="utf-8").splitlines():

@@ -9,9 +9,8 @@ from typing import Any
 
 import pandas as pd
 
-from mte.families import family_of
+from mte.registry import family_of, get_task
 from mte.summary import language_score, transfer_gap
-from mte.tasks import get_task
 
 
 def _pyplot():

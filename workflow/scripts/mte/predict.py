@@ -8,8 +8,9 @@ from typing import Any
 
 from mte.device import describe, placement
 from mte.errors import MteError
-from mte.heads import auto_model_class, head_for
+from mte.heads import auto_model_class
 from mte.models import padding_id
+from mte.registry import head_for
 
 log = logging.getLogger("mte")
 

@@ -5,6 +5,7 @@ across languages, Pearson's r of translation quality against the score differenc
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
@@ -17,24 +18,17 @@ NO_CORRELATION = "n/a (fewer than three languages, or no spread)"
 BLEU_TOKENIZE = {"zh": "zh", "ja": "char", "th": "char", "my": "char", "km": "char", "lo": "char"}
 
 
-def segments(example: dict[str, Any], family: str) -> list[str]:
-    """The translated text of one example, as its task family defines it (a sentence pair's
-    sentences, a tagged sentence's words, a QA example's question and context)."""
-    from mte.families import family_named
-
-    return family_named(family).segments(example)
-
-
 def translation_quality(
     human: list[dict[str, Any]],
     machine: list[dict[str, Any]],
-    family: str,
+    segments: Callable[[dict[str, Any]], list[str]],
     language: str,
     human_path: str = "human",
     machine_path: str = "machine",
 ) -> dict[str, float]:
     """Corpus BLEU and chrF (sacrebleu) of the machine translations against the human ones,
-    paired by example id (both sets must hold the same ids)."""
+    paired by example id (both sets must hold the same ids); ``segments``: the texts of one
+    example a translation carries, as its task's family defines them."""
     import sacrebleu
 
     by_id = {example["id"]: example for example in machine}
@@ -46,8 +40,8 @@ def translation_quality(
         )
     references, hypotheses = [], []
     for example in human:
-        reference = segments(example, family)
-        hypothesis = segments(by_id[example["id"]], family)
+        reference = segments(example)
+        hypothesis = segments(by_id[example["id"]])
         if len(reference) != len(hypothesis):
             raise IntegrityError(f"{machine_path}: id {example['id']!r} lacks a text field")
         references += reference
@@ -65,11 +59,13 @@ def pseudo_test_rows(
     pseudo_scores: list[dict[str, Any]],
     human_data: list[list[dict[str, Any]]],
     pseudo_data: list[list[dict[str, Any]]],
+    segments: Callable[[dict[str, Any]], list[str]],
 ) -> list[dict[str, Any]]:
     """One row per model and language: translation quality (``*_data``: per language, in the
-    order of ``languages``) and the primary metric on both test sets, mean over seeds."""
+    order of ``languages``; ``segments``: the texts of an example a translation carries) and the
+    primary metric on both test sets, mean over seeds."""
     quality = {
-        language: translation_quality(human, pseudo, task.family, language)
+        language: translation_quality(human, pseudo, segments, language)
         for language, human, pseudo in zip(languages, human_data, pseudo_data, strict=True)
     }
 

@@ -19,6 +19,7 @@ def with_references(
     task: str,
     languages: list[str],
     metrics: dict[str, str],
+    all_languages: list[str] | tuple[str, ...],
 ) -> pd.DataFrame:
     """``table`` with a ``row`` column, and after each (model, setting) row that has published
     numbers for the same model name, per paper and table that publish them a ``published`` row
@@ -29,13 +30,12 @@ def with_references(
     entry with only an average (XTREME's Table 2) is its task's average over all its languages:
     it is printed in ``avg``, and its delta only when the table covers those languages too
     (else the row's label says what the average is over, and the delta stays empty).
+    ``all_languages``: every language of the task.
     """
     from mte.references import find_references, label
-    from mte.tasks import get_task
 
-    every_language = set(languages) == set(get_task(task).languages)
-
-    every = len(get_task(task).languages)
+    every_language = set(languages) == set(all_languages)
+    every = len(all_languages)
 
     def published_of(row: pd.Series) -> list[tuple[str, dict[str, Any], set[str]]]:
         by_source: dict[str, dict[str, Any]] = {}

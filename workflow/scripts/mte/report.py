@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from mte.render import Document, Grid
-from mte.tasks import Task
+from mte.taskspec import Task
 
 DEMO_WARNING = (
     "Demo data: {sizes} test examples per language, bundled with the package to show that the "

@@ -14,40 +14,41 @@ from typing import Any
 
 import numpy as np
 
+from mte.metrics import SufficientStatistics
+
 # resampling in chunks bounds memory: a (chunk x examples) weight matrix at a time
 CHUNK = 100
 
 
-def statistic(task: Any, metric: str):
-    """``f(task, sums) -> metric`` for a metric of ``task`` that has per-example statistics,
-    else None (vectorised over leading axes of ``sums``): the task family's definition."""
-    from mte.families import family_of
-
-    return family_of(task).statistic(task, metric)
+def has_statistics(kind: SufficientStatistics | None, metric: str) -> bool:
+    """Whether ``metric`` is a function of the sums of ``kind``'s per-example rows."""
+    return kind is not None and metric in kind.metrics
 
 
-def metric_of_sums(task: Any, metric: str, sums: np.ndarray) -> np.ndarray:
-    """The metric from summed statistics; a metric without them is a ValueError."""
-    compute = statistic(task, metric)
-    if compute is None:
-        raise ValueError(f"{task.title}: no per-example statistics for metric '{metric}'")
-    return compute(task, np.asarray(sums, float))
+def metric_of_sums(kind: SufficientStatistics, metric: str, sums: np.ndarray) -> np.ndarray:
+    """The metric from summed statistics (vectorised over leading axes of ``sums``); a metric
+    without them is a ValueError."""
+    return kind.of_sums(metric, np.asarray(sums, float))
 
 
-def resample_seed(task: Any, seed: int, language: str) -> list[int]:
+def resample_seed(parallel_test_sets: bool, seed: int, language: str) -> list[int]:
     """The bootstrap seed of one language's test set.
 
     Parallel test sets (XNLI, PAWS-X, XQuAD: the same items in every language) share the
     resamples of their items, so that an average over languages resamples items, not each
     language independently; other tasks' languages are independent samples and get their own.
     Either way two systems, or two seeds of one, see the same resamples of one test set."""
-    if task.parallel_test_sets:
+    if parallel_test_sets:
         return [seed]
     return [seed, zlib.crc32(language.encode("utf-8"))]
 
 
 def bootstrap_replicates(
-    task: Any, metric: str, stats: np.ndarray, resamples: int, seed: int | list[int]
+    kind: SufficientStatistics,
+    metric: str,
+    stats: np.ndarray,
+    resamples: int,
+    seed: int | list[int],
 ) -> np.ndarray:
     """The metric on ``resamples`` resamples (with replacement) of the examples.
 
@@ -61,7 +62,7 @@ def bootstrap_replicates(
     for start in range(0, resamples, CHUNK):
         size = min(CHUNK, resamples - start)
         weights = rng.multinomial(n, np.full(n, 1.0 / n), size=size)
-        values.append(metric_of_sums(task, metric, weights @ stats))
+        values.append(metric_of_sums(kind, metric, weights @ stats))
     return np.concatenate(values)
 
 
@@ -73,7 +74,7 @@ def percentile_interval(replicates: np.ndarray, confidence: float) -> tuple[floa
 
 
 def paired_randomization(
-    task: Any,
+    kind: SufficientStatistics,
     metric: str,
     pairs: list[tuple[np.ndarray, np.ndarray]],
     trials: int,
@@ -91,7 +92,7 @@ def paired_randomization(
     rng = np.random.default_rng(seed)
     observed = np.mean(
         [
-            metric_of_sums(task, metric, a.sum(0)) - metric_of_sums(task, metric, b.sum(0))
+            metric_of_sums(kind, metric, a.sum(0)) - metric_of_sums(kind, metric, b.sum(0))
             for a, b in pairs
         ]
     )
@@ -103,8 +104,8 @@ def paired_randomization(
             a, b = np.asarray(a, float), np.asarray(b, float)
             swaps = rng.integers(0, 2, size=(size, len(a))).astype(float)
             moved = swaps @ (b - a)
-            differences += metric_of_sums(task, metric, a.sum(0) + moved) - metric_of_sums(
-                task, metric, b.sum(0) - moved
+            differences += metric_of_sums(kind, metric, a.sum(0) + moved) - metric_of_sums(
+                kind, metric, b.sum(0) - moved
             )
         differences /= len(pairs)
         # a tolerance, so that ties computed in another order still count as ties
@@ -113,15 +114,19 @@ def paired_randomization(
 
 
 def interval_record(
-    task: Any, stats: np.ndarray, resamples: int, seed: int | list[int], confidence: float
+    kind: SufficientStatistics | None,
+    metric: str,
+    stats: np.ndarray,
+    resamples: int,
+    seed: int | list[int],
+    confidence: float,
 ) -> dict[str, Any] | None:
-    """The bootstrap interval of the task's primary metric, with its replicates (which give
-    the intervals of averages over languages and seeds), or None where the metric has no
-    per-example statistics."""
-    metric = task.primary_metric
-    if statistic(task, metric) is None or len(stats) == 0:
+    """The bootstrap interval of ``metric`` (a task's primary metric), with its replicates
+    (which give the intervals of averages over languages and seeds), or None where the metric
+    has no per-example statistics."""
+    if not has_statistics(kind, metric) or len(stats) == 0:
         return None
-    replicates = bootstrap_replicates(task, metric, stats, resamples, seed)
+    replicates = bootstrap_replicates(kind, metric, stats, resamples, seed)
     low, high = percentile_interval(replicates, confidence)
     return {
         "metric": metric,

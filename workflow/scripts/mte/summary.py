@@ -1,6 +1,6 @@
-"""Suite tables (mte.suites), in their two layouts: "task_score" (XTREME's summary: one score
-per task, their mean, and the cross-lingual transfer gap) and "metrics" (GLUE: a column per
-metric of each task, and the suite's average)."""
+"""Suite tables (a spec's mte.taskspec.Suite, found by mte.registry), in their two layouts:
+"task_score" (XTREME's summary: one score per task, their mean, and the cross-lingual transfer
+gap) and "metrics" (GLUE: a column per metric of each task, and the suite's average)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,11 @@ from typing import Any
 
 import pandas as pd
 
-from mte.families import family_of
 from mte.published import DELTA
+from mte.registry import family_of, get_task
 from mte.render import Document, Grid, cell, html, latex, markdown, row_label, task_document
-from mte.suites import Suite
 from mte.tables import AVERAGE
-from mte.tasks import Task, get_task
+from mte.taskspec import Suite, Task
 
 # the average over every task of a suite whose headline average covers only some
 ALL_AVERAGE = "avg_all"
@@ -330,3 +329,11 @@ def metrics_suite(
         "tex": latex(metrics_document(table, chosen, suite)),
         "html": html(metrics_document(table, chosen, suite)),
     }
+
+
+def summarize(
+    suite: Suite, tasks: list[str], scores: list[dict[str, Any]], references: list[dict]
+) -> dict[str, str]:
+    """The suite's table over ``tasks`` (those of it that ran) as CSV, Markdown and LaTeX."""
+    build = {"metrics": metrics_suite, "task_score": task_score_suite}
+    return build[suite.layout](suite, tasks, scores, references)

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mte.metrics import SufficientStatistics
 from mte.tables import AVERAGE
 
 # where a cell's p-value against the baseline row is below alpha, its number is marked
@@ -91,23 +92,17 @@ def with_intervals(
 def with_significance(
     table: pd.DataFrame,
     scores: list[dict[str, Any]],
-    task: Any,
+    test: Callable[[list[tuple[np.ndarray, np.ndarray]]], float],
     languages: list[str],
     baseline: tuple[str, str],
-    trials: int,
-    seed: int,
 ) -> pd.DataFrame:
     """``table`` plus ``{column}_p``: for every row but the baseline's, the p-value of a paired
-    approximate randomization test against the baseline row, per language and on the average.
+    test against the baseline row (``test``: per test set the two systems' per-example
+    statistics -> p-value), per language and on the average.
 
     Each side is its per-example statistics averaged over its seeds. Cells whose systems were
-    not scored on the same examples (different counts), or whose metric has no per-example
-    statistics, get no p-value.
+    not scored on the same examples (different counts) get no p-value.
     """
-    from mte.statistics import paired_randomization, statistic
-
-    if statistic(task, task.primary_metric) is None:
-        return table
     stats = _seed_means(scores, lambda s: s.get("example_stats"))
 
     def p_values(row: pd.Series) -> dict[str, Any]:
@@ -119,15 +114,9 @@ def with_significance(
             b = stats.get((baseline[0], baseline[1], lang))
             if a is not None and b is not None and a.shape == b.shape:
                 pairs[lang] = (a, b)
-        record = {}
-        for lang, pair in pairs.items():
-            test = paired_randomization(task, task.primary_metric, [pair], trials, seed)
-            record[f"{lang}_p"] = test["p_value"]
+        record = {f"{lang}_p": test([pair]) for lang, pair in pairs.items()}
         if len(pairs) == len(languages):
-            test = paired_randomization(
-                task, task.primary_metric, list(pairs.values()), trials, seed
-            )
-            record[f"{AVERAGE}_p"] = test["p_value"]
+            record[f"{AVERAGE}_p"] = test(list(pairs.values()))
         return record
 
     return _with_row_columns(table, p_values)
@@ -136,21 +125,29 @@ def with_significance(
 def with_statistics(
     table: pd.DataFrame,
     scores: list[dict[str, Any]],
-    task: Any,
+    kind: SufficientStatistics | None,
+    metric: str,
     languages: list[str],
     options: dict[str, Any],
 ) -> tuple[pd.DataFrame, Marks]:
-    """Intervals for every row and, with more than one row, p-values against the baseline row
-    (the config's ``statistics.baseline``, else the first row); and the marks to print."""
+    """Intervals for every row and, with more than one row, p-values of ``metric`` (a paired
+    approximate randomization test on the rows of ``kind``) against the baseline row (the
+    config's ``statistics.baseline``, else the first row); and the marks to print. A metric
+    without per-example statistics gets no p-values."""
+    from mte.statistics import has_statistics, paired_randomization
+
     table = with_intervals(table, scores, languages)
     rows = list(zip(table["model"], table["setting"], strict=True))
     chosen = options.get("baseline")
     baseline = (chosen["model"], chosen["setting"]) if chosen else rows[0]
     compared = len(rows) > 1 and baseline in rows
-    if compared:
-        table = with_significance(
-            table, scores, task, languages, baseline, options["trials"], options["seed"]
-        )
+    if compared and has_statistics(kind, metric):
+
+        def test(pairs: list[tuple[np.ndarray, np.ndarray]]) -> float:
+            tested = paired_randomization(kind, metric, pairs, options["trials"], options["seed"])
+            return tested["p_value"]
+
+        table = with_significance(table, scores, test, languages, baseline)
     marks = Marks(
         intervals=options["intervals_in_tables"],
         confidence=options["confidence"],

@@ -177,18 +177,16 @@ def translate_examples(
 
 
 def translate_file(
-    original_path: str,
-    options: dict[str, Any],
-    source: str,
-    target: str,
-    model_dir: str | None = None,
-    device: str = "auto",
+    original_path: str, options: dict[str, Any], languages: tuple[str, str], **where: Any
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Translate a canonical JSON Lines file; the provenance names the original's checksum."""
+    """Translate a canonical JSON Lines file from ``languages[0]`` into ``languages[1]``;
+    ``where``: the translation model's ``model_dir`` and the ``device``, as for
+    :func:`translate_examples`. The provenance names the original's checksum."""
     from mte.io import read_jsonl, sha256_file
 
+    source, target = languages
     examples, origin = translate_examples(
-        read_jsonl(original_path), options, source, target, model_dir, device
+        read_jsonl(original_path), options, source, target, **where
     )
     origin.update(
         source="model", original=str(original_path), original_sha256=sha256_file(original_path)

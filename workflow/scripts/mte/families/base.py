@@ -1,16 +1,22 @@
-"""The contract every task family keeps: how its tasks are read, tokenised, scored,
-resampled, translated and tabulated. The workflow asks a task's family, never its name."""
+"""The contract every task family keeps: how its tasks are read, tokenised, fine-tuned,
+scored, resampled, translated and tabulated. The workflow asks a task's family, never its name.
+
+A family is one package, ``mte/families/<family>/``, holding everything only it uses (readers,
+features, head, scoring); its ``__init__`` lists its classes in ``FAMILY_CLASSES``. It builds on
+the shared building blocks (mte.text, mte.features, mte.heads, mte.metrics, mte.align, ...) and
+never imports the registry, the specs or another family.
+"""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
-if TYPE_CHECKING:
-    from mte.metrics import SufficientStatistics
-    from mte.tasks import Task
+from mte.align import align
+from mte.metrics import SufficientStatistics
+from mte.taskspec import FamilyOptions, Task
 
 # the class attributes each family sets (checked when the registry loads it)
 REQUIRED_ATTRIBUTES = ("name", "schema_def")
@@ -23,6 +29,8 @@ class TaskFamily(ABC):
     name: ClassVar[str]
     # the config schema's $defs entry that describes a task of this family
     schema_def: ClassVar[str]
+    # the type of the options a task of this family carries (``Task.options``)
+    options_type: ClassVar[type[FamilyOptions]] = FamilyOptions
     # its metrics decompose into per-example statistics (intervals, paired tests); False for a
     # family whose metric does not (BUCC's F1 at a threshold chosen on dev)
     per_example_statistics: ClassVar[bool] = True
@@ -55,12 +63,30 @@ class TaskFamily(ABC):
     def after_read(self, task: Task, examples: list[dict], origin: dict[str, Any]) -> None:  # noqa: B027 (a hook)
         """Record in ``origin`` what reading found worth saying (nothing by default)."""
 
-    @abstractmethod
-    def score(self, task: Task, predictions: list[dict], gold: list[dict], paths: dict) -> dict:
-        """Metrics and per-example statistics of ``predictions`` against ``gold``.
+    # --- scoring: one skeleton for every family (align, validate, measure) ---
 
-        ``paths``: predictions, gold (for messages), language, and for a family with
-        ``extra_eval_splits`` their gold examples and paths and the evaluated split."""
+    def score(self, task: Task, predictions: list[dict], gold: list[dict], paths: dict) -> dict:
+        """Metrics and per-example statistics of ``predictions`` against ``gold``: the pairs
+        of :meth:`align`, refused by :meth:`validate` where they cannot be scored, measured by
+        :meth:`measure`. ``paths``: predictions, gold (for messages), language, and for a
+        family with ``extra_eval_splits`` their gold examples and paths and the evaluated split.
+        """
+        pairs = self.align(predictions, gold, paths)
+        self.validate(task, pairs, paths)
+        return self.measure(task, pairs, paths)
+
+    def align(self, predictions: list[dict], gold: list[dict], paths: dict) -> list:
+        """Each gold example with its prediction, one to one by id (an IntegrityError
+        otherwise)."""
+        return align(predictions, gold, paths["predictions"], paths["gold"])
+
+    def validate(self, task: Task, pairs: list, paths: dict) -> None:  # noqa: B027 (a hook)
+        """Raise an IntegrityError for a prediction that cannot be scored (an unknown label)."""
+
+    @abstractmethod
+    def measure(self, task: Task, pairs: list, paths: dict) -> dict[str, Any]:
+        """``n``, ``metrics`` and ``example_stats`` (the rows of :meth:`sufficient_statistics`,
+        None without them) of the validated pairs, and what else the score file records."""
 
     @abstractmethod
     def sufficient_statistics(self, task: Task) -> SufficientStatistics | None:
@@ -68,25 +94,29 @@ class TaskFamily(ABC):
         None for a family whose metric has no such decomposition."""
 
     def statistic(self, task: Task, metric: str) -> Callable | None:
-        """``f(task, sums) -> metric`` for a metric with per-example statistics, else None."""
+        """``f(sums) -> metric`` for a metric with per-example statistics, else None."""
         statistics = self.sufficient_statistics(task)
         if statistics is None or metric not in statistics.metrics:
             return None
-        return lambda _task, sums: statistics.of_sums(metric, sums)
+        return lambda sums: statistics.of_sums(metric, sums)
 
     @abstractmethod
-    def segments(self, example: dict[str, Any]) -> list[str]:
+    def segments(self, task: Task, example: dict[str, Any]) -> list[str]:
         """The text of one example a translation carries (BLEU compares these)."""
+
+    # --- fine-tuning ---
 
     def tokenize(self, tokenizer: Any, examples: list[dict], task: Task, options: dict) -> dict:
         """Model features of ``examples``. ``options``: max_length, label_subword, doc_stride,
         training. A family without fine-tuning has none."""
         raise NotImplementedError(f"the {self.name} family does not fine-tune")
 
-    def model_head(self) -> Any:
-        """What fine-tunes and predicts its tasks: the model class, targets, predictions read
-        back, the dev score (see mte.heads). A family without fine-tuning has none."""
+    def model_head(self, task: Task) -> Any:
+        """What fine-tunes and predicts ``task`` (an mte.heads.Head: the model class, targets,
+        predictions read back, the dev score). A family without fine-tuning has none."""
         raise NotImplementedError(f"the {self.name} family does not fine-tune")
+
+    # --- tables and checks ---
 
     def table_metrics(self, task: Task) -> dict[str, str]:
         """The metric of each value a table cell prints: suffix -> metric ("" first)."""

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from mte.tasks import Task
+from mte.families.pairs import PairOptions
+from mte.families.qa import QAOptions
+from mte.families.tagging import TaggingOptions
+from mte.taskspec import Task
 
 # settings for tasks with training data in every language (XNLI's and PAWS-X's non-English
 # training sets are the releases' machine translations of the English one)
@@ -16,21 +19,26 @@ XTREME_TAGGING_FILES = {split: (f"{split}-{{lang}}.tsv",) for split in ("train",
 HUB_SPLITS = {"train": "train", "dev": "validation", "test": "test"}
 
 
-def pair_classification_task(**fields: Any) -> Task:
-    """A sentence(-pair) classification task scored by accuracy."""
+def pair_classification_task(options: PairOptions | None = None, **fields: Any) -> Task:
+    """A sentence(-pair) classification task scored by accuracy; ``options`` say where its
+    texts and labels are (default: XNLI's column names)."""
     defaults: dict[str, Any] = dict(
-        family="pair_classification", primary_metric="accuracy", hub_splits=HUB_SPLITS
+        family="pair_classification",
+        primary_metric="accuracy",
+        hub_splits=HUB_SPLITS,
+        options=options or PairOptions(),
     )
     return Task(**{**defaults, **fields})
 
 
-def tagging_task(scheme: str, **fields: Any) -> Task:
-    """A tagging task: "entities" (NER, seqeval entity F1 and its parts, and token F1) or
-    "tags" (POS: token accuracy, and the seqeval F1 XTREME's script prints)."""
+def tagging_task(options: TaggingOptions, **fields: Any) -> Task:
+    """A tagging task of ``options.scheme``: "entities" (NER, seqeval entity F1 and its parts,
+    and token F1) or "tags" (POS: token accuracy, and the seqeval F1 XTREME's script prints)."""
+    scheme = options.scheme
     metrics = ("f1", "precision", "recall", "token_f1") if scheme == "entities" else None
     defaults: dict[str, Any] = dict(
         family="tagging",
-        tagging_scheme=scheme,
+        options=options,
         primary_metric="f1" if scheme == "entities" else "accuracy",
         metrics=metrics or ("accuracy", "seqeval_f1"),
         hub_splits=HUB_SPLITS,
@@ -39,10 +47,12 @@ def tagging_task(scheme: str, **fields: Any) -> Task:
     return Task(**{**defaults, **fields})
 
 
-def qa_task(**fields: Any) -> Task:
-    """An extractive QA task: F1 and exact match of SQuAD v1.1's script."""
+def qa_task(options: QAOptions, **fields: Any) -> Task:
+    """An extractive QA task: F1 and exact match of SQuAD v1.1's script, answers normalised
+    as ``options`` say."""
     defaults: dict[str, Any] = dict(
         family="qa",
+        options=options,
         labels=(),
         primary_metric="f1",
         metrics=("f1", "exact_match"),

@@ -1,6 +1,6 @@
 """BUCC 2018 (Zweigenbaum et al. 2018): parallel sentence mining against English."""
 
-from mte.tasks import Task
+from mte.taskspec import Task
 
 BUCC_LANGUAGES = ("de", "fr", "ru", "zh")
 

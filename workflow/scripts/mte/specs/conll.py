@@ -1,10 +1,11 @@
 """CoNLL-2002 (Spanish, Dutch) and CoNLL-2003 (English, German) named entities."""
 
+from mte.families.tagging import TaggingOptions
 from mte.specs._templates import NER_TAGS, tagging_task
 
 TASKS = (
     tagging_task(
-        "entities",
+        TaggingOptions(scheme="entities", hub_tag_column="ner_tags"),
         name="conll",
         title="CoNLL-2002/2003 NER",
         languages=("en", "nl", "es", "de"),
@@ -16,7 +17,6 @@ TASKS = (
             "es": ("eriktks/conll2002", "es"),
             "nl": ("eriktks/conll2002", "nl"),
         },
-        hub_tag_column="ner_tags",
         file_codes={"en": "eng", "es": "esp", "nl": "ned", "de": "deu"},
         reference="Tjong Kim Sang 2002; Tjong Kim Sang & De Meulder 2003; XLM-R Table 2",
         # eng/esp/ned/deu .train, .testa (development), .testb (test)

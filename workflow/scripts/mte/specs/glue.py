@@ -1,17 +1,19 @@
 """GLUE (Wang et al. 2019): English only, scored on dev (the test labels are not public), as
 the XLM-R paper's Table 4 reports it."""
 
+from mte.families.pairs import PairOptions
 from mte.specs._templates import HUB_SPLITS
-from mte.suites import Suite
-from mte.tasks import Task
+from mte.taskspec import Suite, Task
 
 # the GLUE release's files of each task (path: e.g. glue_data/MRPC)
 GLUE_FILES = {"train": ("train.tsv",), "dev": ("dev.tsv",), "test": ("test.tsv",)}
 
 
-def glue_task(name: str, title: str, **fields) -> Task:
-    """A GLUE task: English only, scored on dev (the test labels are not public)."""
+def glue_task(name: str, title: str, options: PairOptions, **fields) -> Task:
+    """A GLUE task: English only, scored on dev (the test labels are not public); ``options``:
+    its columns in the GLUE release and on the hub, and its labels' spellings."""
     defaults = dict(
+        options=options,
         name=name,
         title=title,
         family="pair_classification",
@@ -34,8 +36,8 @@ def mnli_task(name: str, title: str, dev_set: str, **fields) -> Task:
     return glue_task(
         name,
         title,
+        PairOptions(hub_text_columns=("premise", "hypothesis")),
         labels=("entailment", "neutral", "contradiction"),
-        hub_text_columns=("premise", "hypothesis"),
         hub_splits={**HUB_SPLITS, "dev": f"validation_{dev_set}", "test": f"test_{dev_set}"},
         files={**GLUE_FILES, "dev": (f"dev_{dev_set}.tsv",), "test": (f"test_{dev_set}.tsv",)},
         **fields,
@@ -46,64 +48,78 @@ GLUE_TASKS = (
     glue_task(
         "cola",
         "CoLA",
+        PairOptions(
+            hub_text_columns=("sentence",),
+            label_aliases={"unacceptable": "0", "acceptable": "1"},
+            # train/dev.tsv: source, label, original label, sentence; no header
+            headerless_fields=(4, 3, None, 1),
+            table_columns=("sentence", None, "label"),
+        ),
         primary_metric="mcc",
         metrics=("mcc",),
-        hub_text_columns=("sentence",),
-        label_aliases={"unacceptable": "0", "acceptable": "1"},
-        # train/dev.tsv: source, label, original label, sentence; no header
-        headerless_fields=(4, 3, None, 1),
-        table_columns=("sentence", None, "label"),
     ),
     glue_task(
         "sst2",
         "SST-2",
-        hub_text_columns=("sentence",),
-        label_aliases={"negative": "0", "positive": "1"},
-        table_columns=("sentence", None, "label"),
+        PairOptions(
+            hub_text_columns=("sentence",),
+            label_aliases={"negative": "0", "positive": "1"},
+            table_columns=("sentence", None, "label"),
+        ),
     ),
     glue_task(
         "mrpc",
         "MRPC",
+        PairOptions(
+            hub_text_columns=("sentence1", "sentence2"),
+            label_aliases={"not_equivalent": "0", "equivalent": "1"},
+            table_columns=("#1 String", "#2 String", "Quality"),
+        ),
         primary_metric="f1",
         metrics=("f1", "accuracy"),
-        hub_text_columns=("sentence1", "sentence2"),
-        label_aliases={"not_equivalent": "0", "equivalent": "1"},
-        table_columns=("#1 String", "#2 String", "Quality"),
     ),
     glue_task(
         "qqp",
         "QQP",
+        PairOptions(
+            hub_text_columns=("question1", "question2"),
+            label_aliases={"not_duplicate": "0", "duplicate": "1"},
+            table_columns=("question1", "question2", "is_duplicate"),
+        ),
         primary_metric="f1",
         metrics=("f1", "accuracy"),
-        hub_text_columns=("question1", "question2"),
-        label_aliases={"not_duplicate": "0", "duplicate": "1"},
-        table_columns=("question1", "question2", "is_duplicate"),
     ),
     glue_task(
         "stsb",
         "STS-B",
+        PairOptions(
+            hub_text_columns=("sentence1", "sentence2"),
+            table_columns=("sentence1", "sentence2", "score"),
+        ),
         family="regression",
         labels=(),
         primary_metric="pearson",
         metrics=("pearson", "spearman"),
-        hub_text_columns=("sentence1", "sentence2"),
-        table_columns=("sentence1", "sentence2", "score"),
     ),
     mnli_task("mnli", "MNLI-m", "matched"),
     mnli_task("mnli_mm", "MNLI-mm", "mismatched", models_of="mnli"),
     glue_task(
         "qnli",
         "QNLI",
+        PairOptions(
+            hub_text_columns=("question", "sentence"),
+            table_columns=("question", "sentence", "label"),
+        ),
         labels=("entailment", "not_entailment"),
-        hub_text_columns=("question", "sentence"),
-        table_columns=("question", "sentence", "label"),
     ),
     glue_task(
         "rte",
         "RTE",
+        PairOptions(
+            hub_text_columns=("sentence1", "sentence2"),
+            table_columns=("sentence1", "sentence2", "label"),
+        ),
         labels=("entailment", "not_entailment"),
-        hub_text_columns=("sentence1", "sentence2"),
-        table_columns=("sentence1", "sentence2", "label"),
     ),
 )
 

@@ -1,6 +1,7 @@
 """MLQA (Lewis et al. 2020): extractive QA in 7 languages, and its generalised cross-lingual
 transfer (G-XLT: every context language x question language)."""
 
+from mte.families.qa import QAOptions
 from mte.specs._templates import qa_task
 
 MLQA_LANGUAGES = ("en", "es", "de", "ar", "hi", "vi", "zh")
@@ -8,12 +9,12 @@ GXLT_PAIRS = tuple(f"{c}-{q}" for c in MLQA_LANGUAGES for q in MLQA_LANGUAGES)
 
 TASKS = (
     qa_task(
+        QAOptions(normalization="mlqa"),
         name="mlqa",
         title="MLQA",
         languages=MLQA_LANGUAGES,
         hub_id="facebook/mlqa",
         hub_configs={lang: ("facebook/mlqa", f"mlqa.{lang}.{lang}") for lang in MLQA_LANGUAGES},
-        qa_normalization="mlqa",
         models_of="squad",
         reference="Lewis et al. 2020 (MLQA); XLM-R Table 3; XTREME Table 2",
         files={
@@ -22,6 +23,7 @@ TASKS = (
         },
     ),
     qa_task(
+        QAOptions(normalization="mlqa"),
         name="mlqa_gxlt",
         title="MLQA G-XLT",
         languages=GXLT_PAIRS,
@@ -29,7 +31,6 @@ TASKS = (
         hub_configs={
             pair: ("facebook/mlqa", "mlqa.{}.{}".format(*pair.split("-"))) for pair in GXLT_PAIRS
         },
-        qa_normalization="mlqa",
         models_of="squad",
         reference="Lewis et al. 2020 (MLQA), Table 5 (G-XLT)",
         # {context}/{question}: the two languages of a G-XLT pair "context-question"

@@ -1,5 +1,6 @@
 """PAN-X (WikiANN) named entities in XTREME's 40 languages."""
 
+from mte.families.tagging import TaggingOptions
 from mte.specs._templates import NER_TAGS, XTREME_TAGGING_FILES, tagging_task
 
 # XTREME's 40 PAN-X languages (Hu et al. 2020, Table 6)
@@ -11,14 +12,13 @@ PANX_LANGUAGES = (
 
 TASKS = (
     tagging_task(
-        "entities",
+        TaggingOptions(scheme="entities", hub_tag_column="ner_tags"),
         name="panx",
         title="PAN-X (WikiANN) NER",
         languages=PANX_LANGUAGES,
         labels=NER_TAGS,
         hub_id="google/xtreme",
         hub_configs={lang: ("google/xtreme", f"PAN-X.{lang}") for lang in PANX_LANGUAGES},
-        hub_tag_column="ner_tags",
         reference="Pan et al. 2017; Rahimi et al. 2019 splits; XTREME Table 2",
         files=XTREME_TAGGING_FILES,
         labelled_release="source: hub (google/xtreme PAN-X.{lang}), or WikiANN with Rahimi et "

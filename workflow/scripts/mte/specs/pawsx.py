@@ -1,5 +1,6 @@
 """PAWS-X (Yang et al. 2019): paraphrase identification in 7 languages."""
 
+from mte.families.pairs import PairOptions
 from mte.specs._templates import NATIVE_TRAINING, pair_classification_task
 
 TASKS = (
@@ -8,10 +9,12 @@ TASKS = (
         title="PAWS-X",
         languages=("en", "de", "es", "fr", "ja", "ko", "zh"),
         labels=("0", "1"),
-        # the original x-final/ release: id, sentence1, sentence2, label
-        table_columns=("sentence1", "sentence2", "label"),
+        options=PairOptions(
+            # the original x-final/ release: id, sentence1, sentence2, label
+            table_columns=("sentence1", "sentence2", "label"),
+            hub_text_columns=("sentence1", "sentence2"),
+        ),
         hub_id="google-research-datasets/paws-x",
-        hub_text_columns=("sentence1", "sentence2"),
         reference="Yang et al. 2019 (PAWS-X); XTREME Table 2",
         settings=NATIVE_TRAINING,
         parallel_test_sets=True,

@@ -1,6 +1,7 @@
 """SIB-200 (Adelani et al. 2024): topic classification of FLORES-200 sentences, 7 topics, 205
 language variants; zero-shot from English (eng_Latn) as the paper's cross-lingual setting."""
 
+from mte.families.pairs import PairOptions
 from mte.languages import FLORES200_SIB_CODES
 from mte.specs._templates import NATIVE_TRAINING, pair_classification_task
 
@@ -20,17 +21,19 @@ TASKS = (
             "entertainment",
             "geography",
         ),  # fmt: skip
-        # data/annotated/{lang}/{split}.tsv: index_id TAB category TAB text, with a header
-        table_columns=("text", None, "category"),
-        id_column="index_id",
+        options=PairOptions(
+            # data/annotated/{lang}/{split}.tsv: index_id TAB category TAB text, with a header
+            table_columns=("text", None, "category"),
+            id_column="index_id",
+            # one hub config per language, named by its code; the label is a string column
+            hub_text_columns=("text",),
+            hub_label_column="category",
+        ),
         files={
             split: (f"data/annotated/{{lang}}/{split}.tsv", f"{{lang}}/{split}.tsv")
             for split in ("train", "dev", "test")
         },
-        # one hub config per language, named by its code; the label is a string column
         hub_id="Davlan/sib200",
-        hub_text_columns=("text",),
-        hub_label_column="category",
         # every language's sets translate the same FLORES sentences (index_id)
         parallel_test_sets=True,
         settings=NATIVE_TRAINING,

@@ -1,17 +1,18 @@
 """SQuAD v1.1 (Rajpurkar et al. 2016): the English training set of XQuAD, MLQA and MLQA G-XLT.
 A training set only: fine-tuned on, never evaluated."""
 
+from mte.families.qa import QAOptions
 from mte.specs._templates import qa_task
 
 TASKS = (
     qa_task(
+        QAOptions(normalization="squad"),
         name="squad",
         title="SQuAD v1.1",
         languages=("en",),
         hub_id="rajpurkar/squad",
         hub_splits={"train": "train", "dev": "validation"},
         hub_configs={"en": ("rajpurkar/squad", None)},
-        qa_normalization="squad",
         train_only=True,
         reference="Rajpurkar et al. 2016 (SQuAD v1.1), the training set of XQuAD and MLQA",
         files={"train": ("train-v1.1.json",), "dev": ("dev-v1.1.json",)},

@@ -1,7 +1,7 @@
 """Tatoeba (Artetxe & Schwenk 2019): sentence retrieval against English, XTREME's 36
 languages."""
 
-from mte.tasks import Task
+from mte.taskspec import Task
 
 # ISO 639-1 code -> the three-letter code of Tatoeba's files
 TATOEBA_CODES = {

@@ -1,5 +1,6 @@
 """Universal Dependencies v2.5 part-of-speech tags in XTREME's languages."""
 
+from mte.families.tagging import TaggingOptions
 from mte.specs._templates import tagging_task
 
 # the 17 Universal POS tags of UD v2
@@ -20,7 +21,11 @@ UDPOS_LANGUAGES = {
 
 TASKS = (
     tagging_task(
-        "tags",
+        TaggingOptions(
+            scheme="tags",
+            hub_tag_column="pos_tags",
+            former_labels={"CONJ": ("CCONJ", "Universal Dependencies v1")},
+        ),
         name="udpos",
         title="UD POS",
         languages=tuple(UDPOS_LANGUAGES),
@@ -29,8 +34,6 @@ TASKS = (
         hub_configs={
             lang: ("google/xtreme", f"udpos.{name}") for lang, name in UDPOS_LANGUAGES.items()
         },
-        hub_tag_column="pos_tags",
-        former_labels={"CONJ": ("CCONJ", "Universal Dependencies v1")},
         # XTREME's protocol scores POS with seqeval's F1 over the tags: its run_tag.py selects the
         # checkpoint by it (result["f1"]) and its evaluate.py gives udpos the f1 metric, whose
         # mean over languages is the task's score (avg_metric = avg_f1)

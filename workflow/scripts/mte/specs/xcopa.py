@@ -3,16 +3,46 @@ zero-shot from English COPA (Roemmele et al. 2011), as XTREME-R's scripts/train_
 fine-tunes (there after SIQa; here on COPA alone), and translate-test from the release's
 data-gmt/ (the same items machine-translated into English)."""
 
+from typing import Any
+
+from mte.families.multiple_choice import ChoiceOptions
+from mte.families.multiple_choice.records import integer, require
 from mte.specs._templates import HUB_SPLITS
-from mte.tasks import Task
+from mte.taskspec import Task
 
 XCOPA_LANGUAGES = ("et", "ht", "id", "it", "qu", "sw", "ta", "th", "tr", "vi", "zh")
+COPA_FIELDS = ("premise", "choice1", "choice2", "question", "label")
+
+
+def copa_example(record: dict[str, Any]) -> dict[str, Any]:
+    """A COPA/XCOPA record (premise, choice1, choice2, question: cause or effect, label 0 or
+    1, idx) as ``id, premise, question, choices, label``; the id is ``idx``, which the
+    translated (data-gmt) files share with the originals."""
+    require(record, COPA_FIELDS)
+    if record["question"] not in ("cause", "effect"):
+        raise ValueError(f"question {record['question']!r} is not cause or effect")
+    example = {
+        "premise": record["premise"],
+        "question": record["question"],
+        "choices": [record["choice1"], record["choice2"]],
+        "label": integer(record, "label"),
+    }
+    return {"id": str(record["idx"]), **example} if "idx" in record else example
+
+
+# the premise and its question, then each choice: as XTREME-R's third_party/run_xcopa.py joins
+# them (f"{context} What was the {question}?" and the choice)
+COPA_INPUT = ChoiceOptions(
+    first="{premise} What was the {question}?", second="{choice}", text_fields=("premise",)
+)
 
 TASKS = (
     Task(
         name="xcopa",
         title="XCOPA",
         family="multiple_choice",
+        options=COPA_INPUT,
+        row_adapter=copa_example,
         languages=XCOPA_LANGUAGES,
         labels=(),
         primary_metric="accuracy",

@@ -1,5 +1,6 @@
 """XNLI (Conneau et al. 2018): natural language inference in 15 languages."""
 
+from mte.families.pairs import PairOptions
 from mte.specs._templates import NATIVE_TRAINING, pair_classification_task
 
 TASKS = (
@@ -26,9 +27,11 @@ TASKS = (
         ),  # fmt: skip
         labels=("entailment", "neutral", "contradiction"),
         hub_id="facebook/xnli",
-        hub_text_columns=("premise", "hypothesis"),
-        # XNLI-MT and MultiNLI releases spell one label "contradictory"
-        label_aliases={"contradictory": "contradiction"},
+        options=PairOptions(
+            hub_text_columns=("premise", "hypothesis"),
+            # XNLI-MT and MultiNLI releases spell one label "contradictory"
+            label_aliases={"contradictory": "contradiction"},
+        ),
         demo_languages=("en", "de", "es", "ru", "zh", "ar"),
         parallel_test_sets=True,
         settings=NATIVE_TRAINING,

@@ -1,11 +1,13 @@
 """XQuAD (Artetxe et al. 2020): SQuAD v1.1's dev set translated into 10 languages."""
 
+from mte.families.qa import QAOptions
 from mte.specs._templates import HUB_SPLITS, qa_task
 
 XQUAD_LANGUAGES = ("en", "es", "de", "el", "ru", "tr", "ar", "vi", "th", "zh", "hi")
 
 TASKS = (
     qa_task(
+        QAOptions(normalization="squad"),
         name="xquad",
         title="XQuAD",
         languages=XQUAD_LANGUAGES,
@@ -15,7 +17,6 @@ TASKS = (
         # the hub release has no test split: its validation split is the evaluation set
         hub_splits={**HUB_SPLITS, "test": "validation"},
         hub_configs={lang: ("google/xquad", f"xquad.{lang}") for lang in XQUAD_LANGUAGES},
-        qa_normalization="squad",
         models_of="squad",
         reference="Artetxe et al. 2020 (XQuAD); XTREME Table 2",
         files={"test": ("xquad.{lang}.json",)},

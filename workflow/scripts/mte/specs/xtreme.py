@@ -1,7 +1,7 @@
 """XTREME's summary (Hu et al. 2020, Table 2): one score per task over its languages, their
 mean, and the cross-lingual transfer gap (Table 3). Its tasks have their own spec modules."""
 
-from mte.suites import Suite
+from mte.taskspec import Suite
 
 TASKS = ()
 

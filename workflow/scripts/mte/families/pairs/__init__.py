@@ -1,0 +1,112 @@
+"""Sentence and sentence-pair classification (XNLI, PAWS-X, GLUE, SIB-200) and regression
+(STS-B): examples ``id, text_a, text_b (or None), label``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mte.families.base import TaskFamily
+from mte.taskspec import FamilyOptions, Task
+
+
+@dataclass(frozen=True)
+class PairOptions(FamilyOptions):
+    """Where a pair task's texts and labels are in its files and hub rows."""
+
+    # header names of (text_a, text_b or None, label) in the task's header-named TSV files
+    table_columns: tuple[str, str | None, str] = ("sentence1", "sentence2", "gold_label")
+    # files without a header: (number of fields, text_a field, text_b field or None, label field)
+    headerless_fields: tuple[int, int, int | None, int] | None = None
+    # the column naming an example in header-named files and hub rows, where it is none of the
+    # usual ones (files: pairID, id, index; hub: id, idx)
+    id_column: str = ""
+    # spellings of a label in released files and hub rows that mean one of the task's labels
+    label_aliases: dict[str, str] = field(default_factory=dict)
+    # the hub dataset's text columns, in the canonical order (text_a, text_b)
+    hub_text_columns: tuple[str, ...] = ()
+    # the hub rows' label column; a ClassLabel maps ids to names, a string column is the name
+    hub_label_column: str = "label"
+
+
+def canonical_label(task: Task, label: str) -> str | None:
+    """The canonical spelling of ``label``, or None when it is not a label of the task."""
+    label = task.options.label_aliases.get(label, label)
+    return label if label in task.labels else None
+
+
+class PairClassification(TaskFamily):
+    name = "pair_classification"
+    schema_def = "classification_task"
+    options_type = PairOptions
+    unlabelled_fields = 2
+    model_translatable = True
+    has_translations = True
+    # the prediction record's field compared with the gold label
+    predicted_field = "label"
+
+    def model_head(self, task: Task):
+        from mte.families.pairs.heads import ClassificationHead
+
+        return ClassificationHead(task)
+
+    def read_files(self, task, paths: list[Path], language: str) -> list[dict[str, Any]]:
+        from mte.families.pairs.readers import read_pairs
+
+        return read_pairs(paths[0], task, language)
+
+    def read_hub(self, task, dataset, name: str, language: str) -> list[dict[str, Any]]:
+        from mte.families.pairs.readers import pair_examples_from_hub
+
+        return pair_examples_from_hub(dataset, task)
+
+    def tokenize(self, tokenizer, examples, task, options: dict) -> dict[str, Any]:
+        from mte.families.pairs.features import tokenize_pairs
+
+        return tokenize_pairs(tokenizer, examples, task, options["max_length"], self.float_labels)
+
+    def validate(self, task, pairs: list, paths: dict) -> None:
+        from mte.families.pairs.scoring import check_labels
+
+        check_labels(task, pairs, paths["predictions"])
+
+    def measure(self, task, pairs: list, paths: dict) -> dict[str, Any]:
+        from mte.families.pairs.scoring import measure_pairs
+
+        return measure_pairs(task, pairs, self.predicted_field, self.sufficient_statistics(task))
+
+    def sufficient_statistics(self, task):
+        from mte.metrics import Confusion
+
+        return Confusion(task.labels)
+
+    def segments(self, task: Task, example: dict[str, Any]) -> list[str]:
+        return [example[f] for f in ("text_a", "text_b", "text") if isinstance(example.get(f), str)]
+
+
+class Regression(PairClassification):
+    name = "regression"
+    float_labels = True
+    predicted_field = "score"
+
+    def model_head(self, task: Task):
+        from mte.families.pairs.heads import RegressionHead
+
+        return RegressionHead(task)
+
+    def validate(self, task, pairs: list, paths: dict) -> None:
+        from mte.families.pairs.scoring import check_scores
+
+        check_scores(pairs, paths["predictions"])
+
+    def sufficient_statistics(self, task):
+        from mte.metrics import Moments
+
+        return Moments()  # Spearman's ranks have none
+
+
+FAMILY_CLASSES = (
+    PairClassification,
+    Regression,
+)

@@ -1,0 +1,110 @@
+"""Extractive question answering (SQuAD v1.1, XQuAD, MLQA, TyDiQA-GoldP): F1 and exact match
+of answer spans, as SQuAD v1.1's evaluation script (MLQA: its per-language normalisation).
+Examples ``id, question, context, answers{text, answer_start}``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mte.errors import ConfigError
+from mte.families.base import TaskFamily
+from mte.taskspec import FamilyOptions, Task
+
+# sub-tokens a QA window must keep beside the overlap, for the question and new context
+QUESTION_ROOM = 32
+NORMALIZATIONS = ("squad", "mlqa")
+
+
+@dataclass(frozen=True)
+class QAOptions(FamilyOptions):
+    # answer normalisation: "squad" (v1.1) or "mlqa" (v1, per language)
+    normalization: str = "squad"
+    # hub configs that mix languages: a language's examples are those whose id starts with
+    # this prefix (google/xtreme's "tydiqa": "arabic-2387335860751143628-1")
+    hub_id_prefixes: dict[str, str] = field(default_factory=dict)
+
+
+class QuestionAnswering(TaskFamily):
+    name = "qa"
+    schema_def = "qa_task"
+    options_type = QAOptions
+    translation_extension = "json"
+    has_translations = True
+    hub_configs_required = True
+
+    def model_head(self, task: Task):
+        from mte.families.qa.heads import QuestionAnsweringHead
+
+        return QuestionAnsweringHead(task)
+
+    def read_files(self, task, paths: list[Path], language: str) -> list[dict[str, Any]]:
+        from mte.families.qa.readers import read_squad_json
+
+        return [example for path in paths for example in read_squad_json(path)]
+
+    def read_hub(self, task, dataset, name: str, language: str) -> list[dict[str, Any]]:
+        from mte.families.qa.readers import qa_examples_from_hub
+
+        prefix = task.options.hub_id_prefixes.get(language, "")
+        return qa_examples_from_hub(dataset, name, prefix)
+
+    def tokenize(self, tokenizer, examples, task, options: dict) -> dict[str, Any]:
+        from mte.families.qa.features import tokenize_qa
+
+        return tokenize_qa(
+            tokenizer,
+            examples,
+            task,
+            options["max_length"],
+            options["doc_stride"],
+            options["training"],
+        )
+
+    def validate(self, task, pairs: list, paths: dict) -> None:
+        from mte.families.qa.scoring import check_answers
+
+        check_answers(pairs, paths["predictions"], paths["gold"])
+
+    def measure(self, task, pairs: list, paths: dict) -> dict[str, Any]:
+        from mte.families.qa.scoring import measure_answers
+
+        return measure_answers(task, pairs, paths["language"])
+
+    def sufficient_statistics(self, task):
+        from mte.metrics import Means
+
+        return Means("f1", "exact_match")  # per question, as SQuAD v1.1 averages them
+
+    def segments(self, task: Task, example: dict[str, Any]) -> list[str]:
+        return [example["question"], example["context"]]
+
+    def table_metrics(self, task) -> dict[str, str]:
+        # the papers print QA cells as F1 / EM
+        return {"": "f1", "_em": "exact_match"}
+
+    def cell_metrics(self, task) -> tuple[str, ...]:
+        # XTREME's task score of QA is the mean of F1 and exact match (evaluate.py: avg_metric)
+        return task.summary_metrics or ("f1", "exact_match")
+
+    def check_spec(self, task) -> None:
+        if task.options.normalization not in NORMALIZATIONS:
+            raise ValueError(
+                f"task '{task.name}': its answer normalisation must be one of "
+                f"{', '.join(NORMALIZATIONS)}, not {task.options.normalization!r}"
+            )
+
+    def check_task_config(self, task, task_cfg, key: str) -> None:
+        if "hyperparameters" not in task_cfg:
+            return
+        stride, length = task_cfg["doc_stride"], task_cfg["hyperparameters"]["max_length"]
+        if stride + QUESTION_ROOM >= length:
+            raise ConfigError(
+                f"{key}.doc_stride",
+                f"{stride} sub-tokens of overlap leave fewer than {QUESTION_ROOM} of a "
+                f"{length}-token window for the question and new context",
+            )
+
+
+FAMILY_CLASSES = (QuestionAnswering,)

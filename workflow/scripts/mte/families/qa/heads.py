@@ -1,0 +1,83 @@
+"""The extractive-QA head: an answer span per question, the best start/end over all windows of
+its context, mapped back to the context's characters."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import torch
+
+from mte.families.qa.metrics import qa_normalizer, qa_scores
+from mte.heads import Head
+
+
+class QuestionAnsweringHead(Head):
+    """An answer span per question: the best start/end over all windows of its context."""
+
+    auto_class: ClassVar[str] = "AutoModelForQuestionAnswering"
+    output_fields: ClassVar[tuple[str, ...]] = ("start_logits", "end_logits")
+    n_best = 20
+    max_answer_tokens = 30
+
+    def batch_targets(self, features: dict[str, Any], indices: Sequence[int]) -> dict:
+        return {
+            "start_positions": torch.tensor([features["start_positions"][i] for i in indices]),
+            "end_positions": torch.tensor([features["end_positions"][i] for i in indices]),
+        }
+
+    def start(self, features: dict[str, Any]) -> list[tuple[float, str]]:
+        """The best (score, answer) per question so far: none yet."""
+        return [(float("-inf"), "") for _ in features["ids"]]
+
+    def read(self, features, indices, outputs, collected: list) -> None:
+        """Each window's best span, kept where it beats its question's best so far."""
+        for row, window in enumerate(indices):
+            example = features["window_example"][window]
+            offsets = features["offsets"][window]
+            starts = outputs["start_logits"][row, : len(offsets)]
+            ends = outputs["end_logits"][row, : len(offsets)]
+            span = self._best_span(starts, ends, offsets)
+            if span is not None and span[0] > collected[example][0]:
+                score, first, last = span
+                context = features["contexts"][example]
+                collected[example] = (score, context[offsets[first][0] : offsets[last][1]].strip())
+
+    def finish(self, features: dict[str, Any], collected: list) -> list[str]:
+        """One answer string per question (empty when no window offers a valid span)."""
+        return [answer for _, answer in collected]
+
+    def _best_span(self, starts: torch.Tensor, ends: torch.Tensor, offsets: list):
+        """(score, first token, last token) of the best valid span among the n-best starts
+        and ends of one window: both in the context, end not before start, at most
+        ``max_answer_tokens`` long."""
+        in_context = torch.tensor([o is not None for o in offsets])
+        starts = starts.masked_fill(~in_context, float("-inf"))
+        ends = ends.masked_fill(~in_context, float("-inf"))
+        k = min(self.n_best, int(in_context.sum()))
+        if k == 0:
+            return None
+        top_starts = torch.topk(starts, k).indices.tolist()
+        top_ends = torch.topk(ends, k).indices.tolist()
+        found = None
+        for first in top_starts:
+            for last in top_ends:
+                if last < first or last - first + 1 > self.max_answer_tokens:
+                    continue
+                score = float(starts[first] + ends[last])
+                if found is None or score > found[0]:
+                    found = (score, first, last)
+        return found
+
+    def gold(self, features: dict[str, Any]) -> list[list[str]]:
+        return features["answers"]
+
+    def records(self, features: dict[str, Any], predicted: list[str]) -> list[dict[str, Any]]:
+        return [
+            {"id": example_id, "answer": answer}
+            for example_id, answer in zip(features["ids"], predicted, strict=True)
+        ]
+
+    def dev_score(self, features: dict[str, Any], predicted: list[str]) -> float:
+        normalize = qa_normalizer(self.task, self.task.train_language)
+        return qa_scores(predicted, self.gold(features), normalize)[self.task.dev_metric]

@@ -1,0 +1,131 @@
+"""The retrieval tasks' prediction step: embed with the pretrained encoder, then search.
+
+No fine-tuning: Tatoeba and BUCC measure how well the encoder's own sentence embeddings align
+across languages. The pooling and prefix are the model's (``mte_model.json``); the layers are
+the task's ``layers`` choices, each reported.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from mte.device import describe, placement
+from mte.embeddings import encode_layers
+from mte.families.retrieval.neighbours import margin_candidates, resolve_layers, tatoeba_records
+from mte.io import read_json
+from mte.models import MODEL_RECORD
+
+log = logging.getLogger("mte")
+
+
+def load_encoder(
+    model_dir: str | Path, layer_choices: list, device: str = "auto", precision: str = "auto"
+) -> tuple[Any, Any, dict, dict]:
+    """The encoder (on ``device``), its tokenizer, how it embeds (pooling, prefix, and the
+    autocast type of ``precision`` under ``dtype``) and the resolved layers."""
+    from transformers import AutoModel, AutoTokenizer
+
+    model_dir = Path(model_dir)
+    usage = dict(read_json(model_dir / MODEL_RECORD)["embedding"])
+    where, usage["dtype"] = placement(device, precision)
+    log.info("embedding on %s", describe(where, usage["dtype"]))
+    model = AutoModel.from_pretrained(model_dir).to(where)
+    tokenizer = AutoTokenizer.from_pretrained(model_dir)
+    layers = resolve_layers(layer_choices, usage["layer"], model.config.num_hidden_layers)
+    log.info("pooling %s, prefix %r, layers %s", usage["pooling"], usage["prefix"], layers)
+    return model, tokenizer, usage, layers
+
+
+def _embed(model, tokenizer, usage, layers, texts, batch_size) -> dict:
+    return encode_layers(
+        model,
+        tokenizer,
+        texts,
+        layers,
+        pooling=usage["pooling"],
+        prefix=usage["prefix"],
+        batch_size=batch_size,
+        progress=True,
+        dtype=usage["dtype"],
+    )
+
+
+def _encoder(model_dir: str | Path, options: dict[str, Any]) -> tuple[Any, Any, dict, dict]:
+    return load_encoder(model_dir, options["layers"], options["device"], options["precision"])
+
+
+def retrieve_tatoeba(
+    model_dir: str | Path, splits: dict[str, list[dict[str, Any]]], options: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Nearest-neighbour records of one Tatoeba language (see :func:`tatoeba_records`);
+    ``splits`` holds the one evaluated split, as :func:`mine_bucc`'s holds every split;
+    ``options``: the task's ``layers`` choices, the embedding ``batch_size``, ``device`` and
+    ``precision``."""
+    (examples,) = splits.values()
+    model, tokenizer, usage, layers = _encoder(model_dir, options)
+    batch_size = options["batch_size"]
+    foreign = _embed(model, tokenizer, usage, layers, [e["src"] for e in examples], batch_size)
+    english = _embed(model, tokenizer, usage, layers, [e["tgt"] for e in examples], batch_size)
+    records = tatoeba_records(examples, {name: (foreign[name], english[name]) for name in layers})
+    for record in records:
+        record["layers"] = layers
+    return records
+
+
+def _unique_texts(records: list[dict[str, Any]], side: str) -> tuple[list[str], list[list[str]]]:
+    """The distinct sentences of one side and the ids each stands for. BUCC repeats some
+    sentences under several ids: XTREME mines distinct sentences (third_party/utils_retrieve.py,
+    text_load_unify and unique_embeddings in mine_bitext), then drops every mined pair with a
+    sentence that stands for more than one id (read_sent2id deletes repeated sentences before
+    read_candidate2score maps text pairs to id pairs)."""
+    ids_of: dict[str, list[str]] = {}
+    for record in records:
+        if record["side"] == side:
+            ids_of.setdefault(record["text"], []).append(record["id"])
+    return list(ids_of), list(ids_of.values())
+
+
+def mine_bucc(
+    model_dir: str | Path, splits: dict[str, list[dict[str, Any]]], options: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Margin-scored candidate pairs of every split and layer choice:
+    ``{split, layer, source, target, score}`` (ids of the ``xx`` and ``en`` sentences);
+    ``options`` as :func:`retrieve_tatoeba`'s."""
+    model, tokenizer, usage, layers = _encoder(model_dir, options)
+    batch_size = options["batch_size"]
+    out = []
+    for split, records in splits.items():
+        source_texts, source_ids = _unique_texts(records, "xx")
+        target_texts, target_ids = _unique_texts(records, "en")
+        source = _embed(model, tokenizer, usage, layers, source_texts, batch_size)
+        target = _embed(model, tokenizer, usage, layers, target_texts, batch_size)
+        for name in layers:
+            candidates = margin_candidates(source[name], target[name])
+            # a sentence under several ids names no one pair: XTREME scores none of its pairs
+            kept = [
+                (i, j, score)
+                for i, j, score in candidates
+                if len(source_ids[i]) == 1 and len(target_ids[j]) == 1
+            ]
+            log.info(
+                "%s, layer %s: %d candidate pairs (%d more dropped: a sentence of the pair "
+                "occurs under several ids)",
+                split,
+                name,
+                len(kept),
+                len(candidates) - len(kept),
+            )
+            out += [
+                {
+                    "split": split,
+                    "layer": name,
+                    "layer_index": layers[name],
+                    "source": source_ids[i][0],
+                    "target": target_ids[j][0],
+                    "score": score,
+                }
+                for i, j, score in kept
+            ]
+    return out

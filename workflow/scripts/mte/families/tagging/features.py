@@ -1,0 +1,99 @@
+"""Tagged sentences into model features: windows of sub-tokens, each word's label on one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mte.errors import InputError
+from mte.features import feature_header
+from mte.taskspec import Task
+
+
+def _word_pieces(tokenizer: Any, words: list[str]) -> list[list[int]]:
+    """Sub-token ids of each word, as the tokenizer splits a pre-split sentence.
+
+    A word that tokenizes to nothing (e.g. a control character the normaliser deletes) gets
+    the unknown token, so that every word has a position to carry its label and prediction.
+    """
+    encoded = tokenizer(words, is_split_into_words=True, add_special_tokens=False)
+    pieces: list[list[int]] = [[] for _ in words]
+    for token_id, word in zip(encoded["input_ids"], encoded.word_ids(), strict=True):
+        if word is not None:
+            pieces[word].append(token_id)
+    for word_pieces in pieces:
+        if not word_pieces:
+            word_pieces.append(tokenizer.unk_token_id)
+    return pieces
+
+
+def _empty_piece_ids(tokenizer: Any) -> set[int]:
+    """Ids of pieces with no surface form: the bare SentencePiece word marker."""
+    marker = tokenizer.convert_tokens_to_ids("\u2581")
+    return {marker} if marker is not None and marker != tokenizer.unk_token_id else set()
+
+
+def tokenize_tagging(
+    tokenizer: Any,
+    examples: list[dict[str, Any]],
+    task: Task,
+    max_length: int,
+    label_subword: str = "first",
+) -> dict[str, Any]:
+    """Encode tagged sentences into windows of at most ``max_length`` sub-tokens.
+
+    Each word's label sits on one sub-token (the first, or with ``first_nonempty`` the first
+    that is not a bare word marker); other sub-tokens get -100 and are ignored by the loss. A
+    sentence longer than a window is split between words into consecutive windows, so every
+    word is labelled and predicted exactly once; nothing is truncated, except the sub-tokens
+    after the first of a single word longer than a whole window.
+    """
+    tag_index = {tag: index for index, tag in enumerate(task.labels)}
+    empty = _empty_piece_ids(tokenizer) if label_subword == "first_nonempty" else set()
+    room = max_length - 2  # <s> ... </s>
+    features: dict[str, Any] = {
+        **feature_header(tokenizer, examples, task, max_length, task.labels),
+        "label_subword": label_subword,
+        "word_labels": [],
+        "input_ids": [],
+        "labels": [],
+        "window_example": [],
+        "window_positions": [],
+    }
+    split_sentences = 0
+    for index, example in enumerate(examples):
+        if len(example["tokens"]) != len(example["tags"]):
+            raise InputError("<examples>", index + 1, "tokens and tags differ in number")
+        word_labels = [tag_index[tag] for tag in example["tags"]]
+        features["word_labels"].append(word_labels)
+        pieces = _word_pieces(tokenizer, example["tokens"])
+        windows, current, used = [], [], 0
+        for word, word_pieces in enumerate(pieces):
+            word_pieces = word_pieces[:room]
+            pieces[word] = word_pieces
+            if current and used + len(word_pieces) > room:
+                windows.append(current)
+                current, used = [], 0
+            current.append(word)
+            used += len(word_pieces)
+        if current or not pieces:
+            windows.append(current)
+        split_sentences += len(windows) > 1
+        for words in windows:
+            input_ids = [tokenizer.cls_token_id]
+            labels = [-100]
+            positions = []
+            for word in words:
+                word_pieces = pieces[word]
+                offset = next((i for i, piece in enumerate(word_pieces) if piece not in empty), 0)
+                positions.append(len(input_ids) + offset)
+                labels += [-100] * len(word_pieces)
+                labels[positions[-1]] = word_labels[word]
+                input_ids += word_pieces
+            input_ids.append(tokenizer.sep_token_id)
+            labels.append(-100)
+            features["input_ids"].append(input_ids)
+            features["labels"].append(labels)
+            features["window_example"].append(index)
+            features["window_positions"].append(positions)
+    features["split_sentences"] = split_sentences
+    return features

@@ -1,0 +1,141 @@
+"""The metrics of tagging: CoNLL's entity precision, recall and F1 (chunks as conlleval and
+seqeval's default mode delimit them), token-level F1, POS token accuracy, and the seqeval F1 that
+XTREME's script reports for POS."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from mte.metrics import Counts, Means, same_length
+from mte.taskspec import Task
+
+
+def _split_tag(tag: str) -> tuple[str, str]:
+    """``B-PER`` -> (``B``, ``PER``); ``O`` -> (``O``, ``""``)."""
+    if tag == "O":
+        return "O", ""
+    prefix, _, kind = tag.partition("-")
+    return prefix, kind
+
+
+def _chunk_ends(prev: str, prev_kind: str, tag: str, kind: str) -> bool:
+    # conlleval's endOfChunk
+    return (
+        prev in ("E", "S")
+        or (prev in ("B", "I") and tag in ("B", "S", "O"))
+        or (prev != "O" and prev_kind != kind)
+    )
+
+
+def _chunk_starts(prev: str, prev_kind: str, tag: str, kind: str) -> bool:
+    # conlleval's startOfChunk: an I- after O or after another type opens a chunk too
+    return (
+        tag in ("B", "S")
+        or (prev in ("E", "S", "O") and tag in ("E", "I"))
+        or (tag != "O" and prev_kind != kind)
+    )
+
+
+def entities(tags: Sequence[str]) -> set[tuple[str, int, int]]:
+    """The chunks ``(type, first, last)`` of one sentence's IOB/IOBES tags, as conlleval (and
+    seqeval's default mode, which XTREME uses) delimit them."""
+    chunks = set()
+    prev, prev_kind, begin = "O", "", 0
+    for position, tag in enumerate([*tags, "O"]):
+        current, kind = _split_tag(tag)
+        if _chunk_ends(prev, prev_kind, current, kind):
+            chunks.add((prev_kind, begin, position - 1))
+        if _chunk_starts(prev, prev_kind, current, kind):
+            begin = position
+        prev, prev_kind = current, kind
+    return chunks
+
+
+class EntityCounts(Counts):
+    """Per sentence: entities right (type and both boundaries), predicted, and gold; CoNLL's
+    micro-averaged entity precision, recall and F1 over all sentences."""
+
+    def rows(self, gold: Sequence[Sequence[str]], predicted: Sequence[Sequence[str]]) -> np.ndarray:
+        same_length(gold, predicted)
+        rows = []
+        for gold_tags, guess_tags in zip(gold, predicted, strict=True):
+            gold_chunks, guess_chunks = entities(gold_tags), entities(guess_tags)
+            rows.append((len(gold_chunks & guess_chunks), len(guess_chunks), len(gold_chunks)))
+        return np.array(rows, float).reshape(-1, 3)
+
+
+class TokenCounts(Counts):
+    """Per sentence: tokens not tagged ``O`` whose predicted tag (prefix and type) equals the
+    gold one, predicted tags other than ``O``, gold tags other than ``O`` (token-level F1)."""
+
+    def rows(self, gold: Sequence[Sequence[str]], predicted: Sequence[Sequence[str]]) -> np.ndarray:
+        same_length(gold, predicted)
+        return np.array(
+            [
+                (
+                    sum(g == p != "O" for g, p in zip(gold_tags, guess_tags, strict=True)),
+                    sum(p != "O" for p in guess_tags),
+                    sum(g != "O" for g in gold_tags),
+                )
+                for gold_tags, guess_tags in zip(gold, predicted, strict=True)
+            ],
+            float,
+        ).reshape(-1, 3)
+
+
+def entity_prf(
+    gold: Sequence[Sequence[str]], predicted: Sequence[Sequence[str]]
+) -> dict[str, float]:
+    """Micro-averaged entity precision, recall and F1 over all sentences (CoNLL's measure):
+    a predicted entity counts only when its type and both boundaries match a gold entity."""
+    statistics = EntityCounts()
+    return statistics.values(statistics.rows(gold, predicted))
+
+
+def token_f1(gold: Sequence[Sequence[str]], predicted: Sequence[Sequence[str]]) -> float:
+    """Token-level micro F1 over the tokens not tagged ``O``."""
+    statistics = TokenCounts()
+    return statistics.value("f1", statistics.rows(gold, predicted))
+
+
+class TokenAccuracy(Means):
+    """(correct tokens, tokens) per sentence: POS token accuracy."""
+
+    def __init__(self) -> None:
+        super().__init__("accuracy")
+
+    def rows(self, gold: Sequence[Sequence[str]], predicted: Sequence[Sequence[str]]) -> np.ndarray:
+        same_length(gold, predicted)
+        correct = [
+            sum(g == p for g, p in zip(gold_tags, guess_tags, strict=True))
+            for gold_tags, guess_tags in zip(gold, predicted, strict=True)
+        ]
+        return super().rows(correct, [len(tags) for tags in gold])
+
+
+def tagging_statistics(task: Task) -> EntityCounts | TokenAccuracy:
+    """NER: entity counts; POS: correct tokens over tokens."""
+    return EntityCounts() if task.options.scheme == "entities" else TokenAccuracy()
+
+
+def tagging_metrics(
+    task: Task, gold: list[list[str]], predicted: list[list[str]]
+) -> dict[str, float]:
+    """The task's metrics: NER entity P/R/F1 plus token-level F1; POS token accuracy plus the
+    seqeval F1 that XTREME's script reports for POS (seqeval reads a UPOS tag's first letter
+    as a chunk prefix; the number is kept for comparison with the paper, labelled as such, and
+    has no per-example decomposition: no interval)."""
+    statistics = tagging_statistics(task)
+    primary = statistics.values(statistics.rows(gold, predicted))
+    if task.options.scheme == "entities":
+        return {**primary, "token_f1": token_f1(gold, predicted)}
+    import warnings
+
+    from seqeval.metrics import f1_score
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # "NOUN seems not to be NE tag"
+        seqeval_f1 = f1_score(gold, predicted)
+    return {**primary, "seqeval_f1": seqeval_f1}

@@ -1,0 +1,39 @@
+"""Scoring tagged sentences: one known tag per word of every sentence, then entity (NER) or
+token (POS) metrics and the per-sentence statistics behind their intervals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mte.align import some
+from mte.errors import IntegrityError
+from mte.families.tagging.metrics import tagging_metrics, tagging_statistics
+from mte.taskspec import Task
+
+
+def check_tags(
+    task: Task, pairs: list, predictions_path: str | Path, gold_path: str | Path
+) -> None:
+    for example, prediction in pairs:
+        if len(prediction["tags"]) != len(example["tokens"]):
+            raise IntegrityError(
+                f"{predictions_path}: sentence {example['id']!r} has {len(example['tokens'])} "
+                f"words in {gold_path} but {len(prediction['tags'])} predicted tags"
+            )
+    unknown = sorted({t for _, p in pairs for t in p["tags"] if t not in task.labels})
+    if unknown:
+        raise IntegrityError(
+            f"{predictions_path}: predicted tag(s) {some(unknown)} are not tags of {task.title}"
+        )
+
+
+def measure_tags(task: Task, pairs: list) -> dict[str, Any]:
+    gold_tags = [example["tags"] for example, _ in pairs]
+    predicted = [prediction["tags"] for _, prediction in pairs]
+    return {
+        "n": len(pairs),
+        "words": sum(len(tags) for tags in gold_tags),
+        "metrics": tagging_metrics(task, gold_tags, predicted),
+        "example_stats": tagging_statistics(task).rows(gold_tags, predicted),
+    }

@@ -1,0 +1,20 @@
+"""Rule tokenize's step: a task's examples into model features, by its family."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mte.registry import family_of
+from mte.taskspec import Task
+
+# what a family's tokenisation reads besides ``max_length``, and its value when not given
+TOKENIZE_DEFAULTS = {"label_subword": "first", "doc_stride": 128, "training": False}
+
+
+def tokenize_examples(
+    tokenizer: Any, examples: list[dict[str, Any]], task: Task, max_length: int, **options: Any
+) -> dict[str, Any]:
+    """Features of the task's family. ``options``: ``label_subword`` (tagging), ``doc_stride``
+    (QA windows), ``training`` (the split fine-tunes: QA keeps the windows with an answer)."""
+    chosen = {**TOKENIZE_DEFAULTS, **options, "max_length": max_length}
+    return family_of(task).tokenize(tokenizer, examples, task, chosen)

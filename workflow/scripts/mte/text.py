@@ -1,0 +1,64 @@
+"""Line-level reading shared by the text-format readers: encodings, BOMs, line ends."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from mte.errors import InputError
+
+
+def read_lines(path: str | Path, encoding: str = "utf-8") -> Iterator[tuple[int, str]]:
+    """Yield ``(line_number, line)`` without the line end; a BOM on line 1 is dropped.
+
+    CRLF and LF both end a line. Bytes that are not valid in ``encoding`` raise an
+    :class:`InputError` naming the line, never a silent replacement character.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(path, None, "file not found")
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                line = raw.decode(encoding)
+            except UnicodeDecodeError as err:
+                raise InputError(
+                    path, number, f"not valid {encoding} (byte {err.start}): {err.reason}"
+                ) from err
+            if number == 1 and line.startswith("\ufeff"):
+                line = line[1:]
+            yield number, line.rstrip("\r\n")
+
+
+def some_examples(examples: list, path: str | Path, what: str = "examples") -> list:
+    """``examples`` read from ``path``; a file that held none is an :class:`InputError`."""
+    if not examples:
+        raise InputError(path, None, f"no {what} in file")
+    return examples
+
+
+def split_tsv(path: str | Path, number: int, line: str, columns: int) -> list[str]:
+    """Split a tab-separated line that must have exactly ``columns`` fields.
+
+    Fields are split on TAB only: the benchmarks' TSV files are not CSV-quoted, and their
+    text contains unbalanced quotes that a CSV parser would swallow across lines.
+    """
+    fields = line.split("\t")
+    if len(fields) != columns:
+        raise InputError(
+            path, number, f"expected {columns} tab-separated fields, found {len(fields)}"
+        )
+    return fields
+
+
+def detect_encoding(path: str | Path) -> str:
+    """``utf-8`` when the whole file decodes as UTF-8, else ``cp1252`` (a superset of the
+    printable Latin-1 range the CoNLL-2002/2003 files use), else ``latin-1``."""
+    data = Path(path).read_bytes()
+    for encoding in ("utf-8", "cp1252"):
+        try:
+            data.decode(encoding)
+            return encoding
+        except UnicodeDecodeError:
+            continue
+    return "latin-1"
