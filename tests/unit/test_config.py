@@ -420,3 +420,79 @@ def test_lists_given_on_the_command_line_are_typed_as_in_a_config_file() -> None
         "freeze_word_embeddings": True,
     }
     assert config["tasks"]["pawsx"] == {"languages": ["de"]} and config["run"] == "from-file"
+
+
+def test_a_fine_tune_can_start_from_another_tasks_and_is_named_by_it() -> None:
+    """``start_from``: MRPC's fine-tunes start from QQP's (a task of the same family and labels);
+    their folder names QQP's fine-tune, so another QQP recipe gives MRPC another folder, and
+    without the key MRPC's folder is the one of a fine-tune from the pretrained encoder."""
+    from mte.config import start_from, variant_key
+
+    hub = {"source": "hub"}
+    config = _with(tasks={"qqp": {**hub}, "mrpc": {**hub, "start_from": "qqp"}})
+    check_schema(config, SCHEMA)
+    check_config(config)
+    assert start_from("mrpc", config) == "qqp" and start_from("qqp", config) == ""
+    chained = variant_key("mrpc", config)
+    config["tasks"]["qqp"]["hyperparameters"] = {"epochs": 3}
+    assert variant_key("mrpc", config) != chained
+    alone = _with(tasks={"qqp": {**hub}, "mrpc": {**hub}})
+    assert variant_key("mrpc", alone) not in (chained, variant_key("mrpc", config))
+    # both read their own training data
+    assert ("en", "train") in needed_splits("mrpc", config)
+
+
+@pytest.mark.parametrize(
+    ("tasks", "key", "message"),
+    [
+        ({"mrpc": {"start_from": "qqp"}}, "tasks.mrpc.start_from", "'qqp' is not another"),
+        ({"mrpc": {"start_from": "mrpc"}}, "tasks.mrpc.start_from", "'mrpc' is not another"),
+        (
+            {"mrpc": {"start_from": "xnli"}, "xnli": {}},
+            "tasks.mrpc.start_from",
+            "same family with the same labels",
+        ),
+        (
+            {"mrpc": {"start_from": "qqp"}, "qqp": {"start_from": "mrpc"}},
+            "tasks.mrpc.start_from",
+            "start from each other in a circle",
+        ),
+        (
+            {"mrpc": {"models_of": "stsb"}, "stsb": {}},
+            "tasks.mrpc.models_of",
+            "same family with the same labels",
+        ),
+        (
+            {"mrpc": {"models_of": "qqp"}, "qqp": {"models_of": "rte"}, "rte": {}},
+            "tasks.mrpc.models_of",
+            "fine-tunes nothing of its own",
+        ),
+    ],
+)
+def test_another_tasks_fine_tune_must_be_one_this_task_can_use(
+    tasks: dict, key: str, message: str
+) -> None:
+    config = _with(tasks={name: {"source": "hub", **cfg} for name, cfg in tasks.items()})
+    with pytest.raises(ConfigError, match=message) as caught:
+        check_config(config)
+    assert caught.value.key == key
+
+
+def test_a_task_can_evaluate_another_configured_tasks_fine_tunes() -> None:
+    """``models_of`` in the config: MRPC predicted by QQP's fine-tunes reads no training data,
+    follows QQP's folder, and may not set the fine-tune's own keys."""
+    from mte.config import models_of, variant_key
+
+    hub = {"source": "hub"}
+    config = _with(tasks={"qqp": {**hub}, "mrpc": {**hub, "models_of": "qqp"}})
+    check_config(config)
+    assert models_of("mrpc", config) == "qqp" and models_of("xquad", config) == "squad"
+    assert needed_splits("mrpc", config) == [("en", "dev")]
+    before = variant_key("mrpc", config)
+    config["tasks"]["qqp"]["hyperparameters"] = {"epochs": 3}
+    assert variant_key("mrpc", config) != before
+    for own in ("hyperparameters", "start_from"):
+        raw = {"tasks": {"qqp": {}, "mrpc": {"models_of": "qqp", own: {"epochs": 1}}}}
+        with pytest.raises(ConfigError, match="set tasks.qqp." + own) as caught:
+            check_shared_finetunes(raw)
+        assert caught.value.key == f"tasks.mrpc.{own}"

@@ -209,3 +209,40 @@ def test_a_failing_job_says_so_once_with_its_log_and_no_traceback(tmp_path: Path
     # the traceback is in the log, not on the console
     assert "Traceback" not in console
     assert "Traceback" in (tmp_path / log).read_text(encoding="utf-8")
+
+
+def test_a_fine_tune_that_starts_from_another_tasks_reads_its_model(tmp_path: Path) -> None:
+    """``start_from``: CoLA (here on SST-2's tiny files: both label sentences "0" or "1")
+    starts from SST-2's fine-tune of the same model and seed, which is SST-2's own zero-shot
+    run, built once; SST-2 starts from the pretrained model."""
+    from tests.workflow.tiny_data import write_glue
+
+    glue = tmp_path / "glue"
+    write_glue(glue)
+    sst = {"source": "files", "path": str(glue / "SST-2")}
+    cola = {
+        "source": "files",
+        "path": str(glue / "SST-2"),
+        "files": {"train": "train.tsv", "dev": "dev.tsv"},
+        "start_from": "sst2",
+    }
+    config = {
+        "models": [{"name": "tiny", "source": "tiny"}],
+        "tasks": {"sst2": sst, "cola": cola},
+        "seeds": [1, 2],
+    }
+    dry = run_snakemake(tmp_path, config, "-n")
+    assert dry.returncode == 0, dry.stderr[-3000:]
+    jobs = re.split(r"^\[", dry.stdout, flags=re.M)
+    finetunes = {
+        re.search(r"output: results/tiny/(\w+)/", job).group(1)
+        + re.search(r"seed(\d)", job).group(1): job
+        for job in jobs
+        if "\nrule finetune:" in job
+    }
+    assert sorted(finetunes) == ["cola1", "cola2", "sst21", "sst22"]
+    for seed in (1, 2):
+        inputs = re.search(r"input: (.*)", finetunes[f"cola{seed}"]).group(1)
+        started = re.search(r"results/tiny/sst2/[^/]+/zero-shot/seed(\d)/model", inputs)
+        assert started and started.group(1) == str(seed)
+        assert "resources/models/tiny" in re.search(r"input: (.*)", finetunes[f"sst2{seed}"])[1]

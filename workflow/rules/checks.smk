@@ -25,6 +25,8 @@ from mte.config import (  # noqa: E402
     KEY_PATTERN,
     eval_split_of,
     evaluation_split,
+    models_of,
+    start_from,
     task_languages,
     task_seeds,
     task_settings,

@@ -1,6 +1,6 @@
 rule finetune:
     input:
-        model=MODEL,
+        model=get_start_model,
         train=get_training_features("train"),
         dev=get_training_features("dev"),
     output:

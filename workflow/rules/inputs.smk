@@ -7,8 +7,9 @@ def task_config(task):
 
 
 def model_task(task):
-    """The task whose fine-tunes a task uses: itself, or e.g. squad for XQuAD and MLQA."""
-    return get_task(task).models_of or task
+    """The task whose fine-tunes a task uses: itself, or e.g. squad for XQuAD and MLQA (the
+    spec's models_of) or the config's (Belebele: an English multiple-choice task)."""
+    return models_of(task, config) or task
 
 
 def hyperparameters(task):
@@ -102,6 +103,16 @@ def get_data(wc):
 
 
 # --- fine-tune ---
+
+
+def get_start_model(wc):
+    """What a fine-tune starts from: the pretrained encoder, or with the task's ``start_from``
+    that task's fine-tune of the same model and seed (zero-shot: trained on its English data),
+    built once and shared with that task's own runs."""
+    first = start_from(wc.task, config)
+    if not first:
+        return MODEL.format(model=wc.model)
+    return run_path(FINETUNED, wc.model, first, "zero-shot", wc.seed)
 
 
 def job_training_splits(wc):

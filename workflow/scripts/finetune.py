@@ -1,6 +1,7 @@
 """Rule finetune: one model x task x setting x seed (x language for in-language and
 translate-train)."""
 
+from mte.config import start_from
 from mte.finetune import finetune, selection_summary
 from mte.logs import announce, rule_logging, summary
 
@@ -18,5 +19,7 @@ with rule_logging(snakemake) as log:
         # read here, not as a param: like device, it is resolved on the machine, and a new
         # param would make Snakemake redo every fine-tune written before it existed
         precision=snakemake.config["training_precision"],
+        # read here, not as a param, for the same reason (its value names the run's folder)
+        start_task=start_from(snakemake.wildcards.task, snakemake.config),
     )
     summary(selection_summary(record))

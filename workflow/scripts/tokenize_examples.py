@@ -1,5 +1,6 @@
 """Rule tokenize: canonical examples into model-specific features."""
 
+from mte.config import models_of
 from mte.features import save_features
 from mte.featurize import tokenize_examples
 from mte.io import read_jsonl
@@ -11,7 +12,7 @@ with rule_logging(snakemake) as log:
     task = get_task(snakemake.wildcards.task)
     # the fine-tune's task decides it (SQuAD's for XQuAD); it names the features' folder, so
     # it is read here rather than as a param (a new param would redo every tokenisation)
-    owner = snakemake.config["tasks"][task.models_of or task.name]
+    owner = snakemake.config["tasks"][models_of(task.name, snakemake.config) or task.name]
     tokenizer = load_tokenizer(snakemake.input.model, owner.get("do_lower_case", False))
     examples = read_jsonl(snakemake.input.data)
     features = tokenize_examples(

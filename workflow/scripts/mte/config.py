@@ -147,6 +147,22 @@ def task_seeds(task_name: str, config: dict[str, Any]) -> list[int]:
     return list(config["tasks"][task_name].get("seeds") or config["seeds"])
 
 
+def models_of(task_name: str, config: dict[str, Any]) -> str:
+    """The task whose fine-tunes ``task_name`` evaluates instead of fine-tuning: the config's
+    ``models_of`` (Belebele: an English multiple-choice task), else the spec's (XQuAD: SQuAD's),
+    else none ("")."""
+    task_cfg = (config.get("tasks") or {}).get(task_name)
+    chosen = task_cfg.get("models_of") if isinstance(task_cfg, dict) else None
+    return chosen or get_task(task_name).models_of
+
+
+def start_from(task_name: str, config: dict[str, Any]) -> str:
+    """The task whose fine-tuned model a fine-tune of ``task_name`` starts from (the config's
+    ``start_from``: XCOPA after Social IQa, as XTREME-R's train_xcopa.sh runs it), else "": the
+    pretrained encoder."""
+    return config["tasks"][task_name].get("start_from") or ""
+
+
 def training_splits(
     task_name: str, setting: str, language: str | None, config: dict[str, Any]
 ) -> dict[str, list[tuple[str, str]]]:
@@ -217,7 +233,7 @@ def needed_splits(task_name: str, config: dict[str, Any]) -> list[tuple[str, str
     family = family_of(task)
     for split in family.extra_eval_splits:
         pairs += [(language, split) for language in languages]
-    if not family.retrieval and not task.models_of:
+    if not family.retrieval and not models_of(task_name, config):
         for setting in task_settings(task_name, config):
             targets = languages if setting in PER_LANGUAGE_SETTINGS else [None]
             for target in targets:
@@ -237,19 +253,22 @@ SHARED_FINETUNE_KEYS = ("hyperparameters", "doc_stride", "do_lower_case")
 
 def check_shared_finetunes(config: dict[str, Any]) -> None:
     """A task evaluating another task's fine-tunes (XQuAD, MLQA, MLQA G-XLT: SQuAD's; MNLI-mm:
-    MNLI's) runs them with that task's hyper-parameters and windows; setting its own would be
-    silently ignored, so it is an error. Runs on the config as written, before defaults."""
+    MNLI's; Belebele: the configured one's) runs them with that task's hyper-parameters and
+    windows; setting its own would be silently ignored, so it is an error. Runs on the config as
+    written, before defaults."""
     for task_name, task_cfg in (config.get("tasks") or {}).items():
-        task = get_task(task_name)
-        if not task.models_of or not isinstance(task_cfg, dict):
+        if not isinstance(task_cfg, dict) or not isinstance(task_cfg.get("models_of", ""), str):
             continue
-        for key in SHARED_FINETUNE_KEYS:
+        owner_name = models_of(task_name, config)
+        if not owner_name or owner_name not in TASKS:
+            continue
+        for key in (*SHARED_FINETUNE_KEYS, "start_from"):
             if key in task_cfg:
-                owner = get_task(task.models_of)
+                owner = get_task(owner_name)
                 raise ConfigError(
                     f"tasks.{task_name}.{key}",
-                    f"{task.title} evaluates the {owner.title} fine-tune, which {task.models_of} "
-                    f"configures: set tasks.{task.models_of}.{key} instead",
+                    f"{get_task(task_name).title} evaluates the {owner.title} fine-tune, which "
+                    f"{owner_name} configures: set tasks.{owner_name}.{key} instead",
                 )
 
 
@@ -309,14 +328,18 @@ def _check_task(task_name: str, config: dict[str, Any]) -> None:
     key = f"tasks.{task_name}"
     for language in task_cfg.get("languages") or []:
         task.check_language(language, f"{key}.languages")
-    if task.models_of and task.models_of not in config["tasks"]:
+    owner = models_of(task_name, config)
+    if owner and owner not in config["tasks"]:
         raise ConfigError(
             key,
-            f"{task.title} evaluates the fine-tuned models of '{task.models_of}': "
-            f"configure tasks.{task.models_of} too",
+            f"{task.title} evaluates the fine-tuned models of '{owner}': "
+            f"configure tasks.{owner} too",
         )
+    for option in ("models_of", "start_from"):
+        if task_cfg.get(option):
+            _check_other_fine_tune(task, task_cfg[option], f"{key}.{option}", config)
     if task.train_only:
-        users = sorted(n for n in config["tasks"] if get_task(n).models_of == task_name)
+        users = sorted(n for n in config["tasks"] if models_of(n, config) == task_name)
         if not users:
             known = sorted(t.name for t in TASKS.values() if t.models_of == task_name)
             raise ConfigError(
@@ -329,6 +352,33 @@ def _check_task(task_name: str, config: dict[str, Any]) -> None:
     if task_cfg.get("pseudo_test"):
         _check_translations(task, task_cfg, key, f"{key}.pseudo_test", "pseudo-test")
     _check_source(task, config)
+
+
+def _check_other_fine_tune(task: Any, other_name: str, key: str, config: dict[str, Any]) -> None:
+    """A fine-tune of another task that ``task`` evaluates (``models_of``) or starts from
+    (``start_from``): a configured task of the same family (and label set), which fine-tunes
+    and whose own fine-tune starts nowhere back at ``task``."""
+    configured = sorted(n for n in config["tasks"] if n != task.name)
+    if other_name not in TASKS or other_name not in config["tasks"] or other_name == task.name:
+        raise ConfigError(
+            key,
+            f"'{other_name}' is not another configured task (configured: {', '.join(configured)})",
+        )
+    other = get_task(other_name)
+    if family_of(task).retrieval or other.family != task.family or other.labels != task.labels:
+        raise ConfigError(
+            key,
+            f"{other.title} ({other.family}) fine-tunes no model {task.title} ({task.family}) "
+            "can use: it must be a task of the same family with the same labels",
+        )
+    if models_of(other_name, config):
+        raise ConfigError(key, f"{other.title} fine-tunes nothing of its own")
+    seen, current = {task.name}, other_name
+    while current:
+        if current in seen:
+            raise ConfigError(key, f"fine-tunes that start from each other in a circle ({current})")
+        seen.add(current)
+        current = start_from(current, config)
 
 
 def _check_settings(task: Any, config: dict[str, Any]) -> None:
@@ -380,10 +430,11 @@ def _check_translations(
     """A translation setting (or the pseudo test analysis) needs translations the task can use."""
     if not family_of(task).has_translations or task.group:
         raise ConfigError(asked_by, f"{task.title} has no translated data for '{what}'")
-    if task.models_of and TRANSLATION_SETTINGS.get(what) == "translate-train":
+    owner = models_of(task.name, {"tasks": {task.name: task_cfg}})
+    if owner and TRANSLATION_SETTINGS.get(what) == "translate-train":
         raise ConfigError(
             asked_by,
-            f"{task.title} evaluates the {task.models_of} fine-tunes; translate-train models of "
+            f"{task.title} evaluates the {owner} fine-tunes; translate-train models of "
             f"them are not supported (zero-shot, translate-test and pseudo-test are)",
         )
     translations = task_cfg.get("translations")
@@ -444,7 +495,7 @@ def tokens_params(task_name: str, config: dict[str, Any]) -> dict[str, Any]:
     """What decides a task's features besides its data: the window of the fine-tune it is
     evaluated with (max length, QA stride), its input's lower-casing and the sub-token that
     carries a word's label."""
-    owner = config["tasks"][get_task(task_name).models_of or task_name]
+    owner = config["tasks"][models_of(task_name, config) or task_name]
     params = {
         "max_length": (owner.get("hyperparameters") or {}).get("max_length"),
         "doc_stride": owner.get("doc_stride"),
@@ -472,10 +523,16 @@ def variant_key(task_name: str, config: dict[str, Any]) -> str:
     decided_by: dict[str, Any] = {"tokens": tokens_params(task_name, config)}
     if family_of(task).retrieval:
         decided_by = {"layers": task_cfg.get("layers")}
-    elif task.models_of:
-        decided_by["fine_tune"] = [task.models_of, variant_key(task.models_of, config)]
+    elif models_of(task_name, config):
+        owner = models_of(task_name, config)
+        decided_by["fine_tune"] = [owner, variant_key(owner, config)]
     else:
         decided_by["hyperparameters"] = task_cfg.get("hyperparameters")
+        # named only when set, so that the folders of every fine-tune from the pretrained
+        # encoder keep their names
+        if start_from(task_name, config):
+            first = start_from(task_name, config)
+            decided_by["start_from"] = [first, variant_key(first, config)]
         # a spec's own selection metric (UD-POS: seqeval F1) picks other models than the
         # primary metric did: named so that models selected the earlier way are not reused
         if task.selection_metric:

@@ -91,6 +91,13 @@ def resolve_files(task: Task, task_cfg: dict[str, Any], language: str, split: st
         key = f"tasks.{task.name}.translations.{'files' if explicit else 'path'}"
     elif task_cfg["source"] == "demo":
         key = f"tasks.{task.name}.languages"
+    if not candidates and split == "train" and not task.files.get("train"):
+        # a test set without a training set of its own (Belebele)
+        raise ConfigError(
+            f"tasks.{task.name}.models_of",
+            f"{task.title} releases no training set: name a configured task of its family whose "
+            "fine-tunes it evaluates (models_of), or give its training file (files.train)",
+        )
     if not candidates:
         raise ConfigError(key, f"{task.title} releases no {split} files (give files.{split})")
     tried = ", ".join(str(c) for c in candidates)
@@ -100,7 +107,13 @@ def resolve_files(task: Task, task_cfg: dict[str, Any], language: str, split: st
 
 
 def hub_location(task: Task, language: str, split: str = "test") -> tuple[str, str | None]:
-    """The hub dataset id and config that hold ``split`` of ``language`` of ``task``."""
+    """The hub dataset id and config that hold ``split`` of ``language`` of ``task``; a task
+    that is not on the hub (no ``hub_id``: MCTest's release is files only) says so."""
+    if not task.hub_id:
+        raise ConfigError(
+            f"tasks.{task.name}.source",
+            f"{task.title} is not on the Hugging Face hub; use source: files",
+        )
     if task.hub_configs or family_of(task).hub_configs_required:
         if language not in task.hub_configs:
             raise ConfigError(

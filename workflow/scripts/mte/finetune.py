@@ -13,7 +13,7 @@ import torch
 from mte.device import autocast_dtype, precision_label, resolve_device
 from mte.features import concat_features, load_features
 from mte.heads import load_with_new_head
-from mte.io import write_json
+from mte.io import read_json, write_json
 from mte.models import copy_tokenizer, padding_id
 from mte.registry import head_for
 from mte.trainer import Trainer, signature
@@ -29,6 +29,7 @@ def finetune(
     seed: int,
     device: str = "auto",
     precision: str = "auto",
+    start_task: str = "",
 ) -> dict[str, Any]:
     """Fine-tune on the concatenated training features; keep the model with the best dev
     score (the task's selection metric on the concatenated dev features), or with
@@ -53,6 +54,8 @@ def finetune(
     forward passes of training and of the dev evaluations that select the model run under
     autocast to bf16 or fp16 (fp16 with a gradient scaler), or in fp32 (``auto``: bf16 on a GPU
     that has it, fp16 on an older one, fp32 on a CPU). Weights and optimiser states stay fp32.
+    ``start_task``: the task whose fine-tune ``model_dir`` is, when the fine-tune starts from
+    one (its hyper-parameters, seed and selected model go into the record), else "".
     """
     model_dir, out_dir, checkpoint_dir = Path(model_dir), Path(out_dir), Path(checkpoint_dir)
     train_paths = [Path(p) for p in train_paths]
@@ -73,16 +76,18 @@ def finetune(
     out_dir.mkdir(parents=True, exist_ok=True)
     trainer.selected_model().save_pretrained(out_dir)
     copy_tokenizer(model_dir, out_dir)
-    record = _record(trainer, loop_seconds, len(dev["ids"]))
+    record = _record(trainer, loop_seconds, len(dev["ids"]), model_dir, start_task)
     write_json(out_dir / "training.json", record)
     shutil.rmtree(checkpoint_dir)
     return record
 
 
-def _record(trainer: Trainer, loop_seconds: float, dev_examples: int) -> dict[str, Any]:
+def _record(
+    trainer: Trainer, loop_seconds: float, dev_examples: int, model_dir: Path, start_task: str
+) -> dict[str, Any]:
     """What a fine-tune did and kept: training.json beside the model."""
     state = trainer.state
-    return {
+    record = {
         "hyperparameters": trainer.hp,
         "seed": trainer.seed,
         "selected": state["best"],
@@ -97,6 +102,14 @@ def _record(trainer: Trainer, loop_seconds: float, dev_examples: int) -> dict[st
         "precision": precision_label(trainer.dtype),
         "dev_examples": dev_examples,
     }
+    if start_task:
+        # ``model_dir`` is another task's fine-tune: what it was, in the record
+        started = read_json(model_dir / "training.json")
+        record["start_from"] = {
+            "task": start_task,
+            **{key: started[key] for key in ("hyperparameters", "seed", "selected")},
+        }
+    return record
 
 
 def selection_summary(record: dict[str, Any]) -> str:

@@ -70,6 +70,9 @@ def result_provenance(
         training = {k: record[k] for k in ("hyperparameters", "seed", "selected")}
         # fine-tunes written before training_precision existed ran in fp32
         training["precision"] = record.get("precision", "fp32")
+        # a fine-tune that started from another task's (XCOPA after Social IQa)
+        if "start_from" in record:
+            training["start_from"] = record["start_from"]
     return {
         "model": read_json(Path(base_model_dir) / MODEL_RECORD),
         "training": training,
