@@ -26,11 +26,39 @@ def shared_data() -> Path:
 @pytest.fixture(scope="session")
 def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A random 2-layer BERT with a tokenizer trained on the demo text, built once per session."""
-    from mte.models import build_tiny_model, demo_texts
+    from mte.tiny_models import build_tiny_model, demo_texts
 
     out = tmp_path_factory.mktemp("tiny-model")
     build_tiny_model(out, demo_texts(), seed=0)
     return out
+
+
+@pytest.fixture(scope="session")
+def tiny_xlmr(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A random 2-layer encoder of XLM-R's shape (SentencePiece, padding id 1, no token
+    types), built once per session."""
+    from mte.tiny_models import build_tiny_model, demo_texts
+
+    out = tmp_path_factory.mktemp("tiny-xlmr")
+    build_tiny_model(out, demo_texts(), seed=0, shape="xlmr")
+    return out
+
+
+@pytest.fixture(scope="session")
+def tiny_mbert(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A random 2-layer encoder of mBERT's shape (cased WordPiece, token types), built once
+    per session."""
+    from mte.tiny_models import build_tiny_model, demo_texts
+
+    out = tmp_path_factory.mktemp("tiny-mbert")
+    build_tiny_model(out, demo_texts(), seed=0, shape="mbert")
+    return out
+
+
+@pytest.fixture(scope="session")
+def tiny_models(tiny_model: Path, tiny_xlmr: Path, tiny_mbert: Path) -> dict[str, Path]:
+    """The three tiny shapes by the model names the workflow tests give them."""
+    return {"tiny": tiny_model, "tiny-xlmr": tiny_xlmr, "tiny-mbert": tiny_mbert}
 
 
 @pytest.fixture(scope="session")

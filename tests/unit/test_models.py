@@ -155,3 +155,51 @@ def test_lower_cased_qa_features_still_point_at_the_original_answer(tmp_path: Pa
     offsets = features["offsets"][0]
     assert context[offsets[start][0] : offsets[end][1]] == "Paris"
     assert tokenizer.convert_ids_to_tokens(features["input_ids"][0][start]) == "paris"
+
+
+def test_the_tiny_xlmr_has_xlmrs_shape(tiny_xlmr: Path) -> None:
+    """XLM-R's vocabulary layout (<s> 0, <pad> 1, </s> 2, <unk> 3, <mask> last), RoBERTa's
+    padding id and position offset (a 512-token input needs positions up to 513), one token
+    type and no token_type_ids, and a pair encoded as <s> A </s></s> B </s>."""
+    import torch
+    from transformers import AutoConfig, AutoModel
+
+    tokenizer = AutoTokenizer.from_pretrained(tiny_xlmr)
+    config = AutoConfig.from_pretrained(tiny_xlmr)
+    assert type(tokenizer).__name__ == "XLMRobertaTokenizer"
+    assert config.model_type == "xlm-roberta" and config.type_vocab_size == 1
+    assert (tokenizer.bos_token_id, tokenizer.pad_token_id, tokenizer.eos_token_id) == (0, 1, 2)
+    assert tokenizer.unk_token_id == 3 and tokenizer.mask_token_id == len(tokenizer) - 1
+    assert config.pad_token_id == 1 and config.max_position_embeddings == 512 + 2
+    assert "token_type_ids" not in tokenizer.model_input_names
+    encoded = tokenizer("Ein Mann schläft.", "A man sleeps.")
+    tokens = tokenizer.convert_ids_to_tokens(encoded["input_ids"])
+    assert tokens[0] == "<s>" and tokens[-1] == "</s>" and tokens.count("</s>") == 3
+    assert "token_type_ids" not in encoded
+    # SentencePiece pieces: a word starts with the marker
+    assert "▁Mann" in tokens
+    model = AutoModel.from_pretrained(tiny_xlmr)
+    with torch.inference_mode():
+        out = model(input_ids=torch.full((1, 512), 5), attention_mask=torch.ones(1, 512))
+    assert out.last_hidden_state.shape == (1, 512, 32)
+
+
+def test_the_tiny_mbert_has_mberts_shape(tiny_mbert: Path) -> None:
+    """mBERT's: a cased WordPiece vocabulary ([CLS] ... [SEP], ## continuations, no
+    lower-casing, accents kept) and two token types."""
+    from transformers import AutoConfig
+
+    tokenizer = AutoTokenizer.from_pretrained(tiny_mbert)
+    config = AutoConfig.from_pretrained(tiny_mbert)
+    assert config.model_type == "bert" and config.type_vocab_size == 2
+    assert "token_type_ids" in tokenizer.model_input_names
+    encoded = tokenizer("Ein Mann schläft.", "A man sleeps.")
+    tokens = tokenizer.convert_ids_to_tokens(encoded["input_ids"])
+    assert tokens[0] == "[CLS]" and tokens.count("[SEP]") == 2
+    assert "Ein" in tokens and "ein" not in tokens  # cased
+    assert "schläft" in tokens  # accents kept
+    first_sep = tokens.index("[SEP]")
+    assert set(encoded["token_type_ids"][: first_sep + 1]) == {0}
+    assert set(encoded["token_type_ids"][first_sep + 1 :]) == {1}
+    assert any(token.startswith("##") for token in tokenizer.get_vocab())
+    assert tokenizer.pad_token_id == config.pad_token_id == tokenizer.convert_tokens_to_ids("[PAD]")

