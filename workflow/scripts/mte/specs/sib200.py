@@ -25,6 +25,9 @@ TASKS = (
             # data/annotated/{lang}/{split}.tsv: index_id TAB category TAB text, with a header
             table_columns=("text", None, "category"),
             id_column="index_id",
+            # the release's files were written by pandas' to_csv: a text holding a quote is
+            # quoted, its quotes doubled ("... ""word"" ..."), as the hub's rows are not
+            csv_quoting=True,
             # one hub config per language, named by its code; the label is a string column
             hub_text_columns=("text",),
             hub_label_column="category",

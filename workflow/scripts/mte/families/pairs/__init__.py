@@ -28,6 +28,9 @@ class PairOptions(FamilyOptions):
     hub_text_columns: tuple[str, ...] = ()
     # the hub rows' label column; a ClassLabel maps ids to names, a string column is the name
     hub_label_column: str = "label"
+    # header-named files written with CSV quoting (pandas' to_csv: a field holding a quote is
+    # "... ""word"" ..."): read as the writer wrote them; else fields are split on TAB only
+    csv_quoting: bool = False
 
 
 def canonical_label(task: Task, label: str) -> str | None:

@@ -7,6 +7,7 @@ float for regression (STS-B).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -68,21 +69,47 @@ def read_pair_tsv(path: str | Path, task: Task, id_prefix: str = "") -> list[dic
     return some_examples(examples, path, "examples")
 
 
+def _table_rows(path: str | Path, csv_quoting: bool) -> Iterator[tuple[int, list[str]]]:
+    """(line number, fields) of a header-named TSV file, the header first: fields split on TAB
+    only, or with ``csv_quoting`` as Python's csv module reads what pandas' ``to_csv`` wrote (a
+    field holding a quote, TAB or line break is quoted, its quotes doubled); a record's number
+    is the line it starts on. An empty line gives no fields."""
+    if not csv_quoting:
+        for number, line in read_lines(path):
+            yield number, line.split("\t") if line else []
+        return
+    import csv
+
+    with Path(path).open(encoding="utf-8-sig", newline="") as handle:
+        reader = csv.reader(handle, delimiter="\t", quotechar='"', doublequote=True, strict=True)
+        start = 1
+        try:
+            for fields in reader:
+                yield start, fields
+                start = reader.line_num + 1
+        except csv.Error as err:
+            raise InputError(path, start, f"not a CSV-quoted TSV record: {err}") from None
+        except UnicodeDecodeError as err:
+            raise InputError(
+                path, None, f"not valid utf-8 (byte {err.start}): {err.reason}"
+            ) from None
+
+
 def read_pair_table(
     path: str | Path, task: Task, language: str | None = None
 ) -> list[dict[str, Any]]:
     """Header-named TSV: the original ``xnli.{dev,test}.tsv``, MultiNLI, PAWS-X ``x-final/``,
-    the GLUE files and SIB-200's, with the columns named in ``task.options.table_columns``.
+    the GLUE files and SIB-200's (written with CSV quoting, read as such: the task's options say
+    so), with the columns named in ``task.options.table_columns``.
 
     A ``language`` column, when present, selects the rows of ``language``; ``pairID``, ``id``
     or ``index`` becomes the id (else the line number).
     """
-    lines = read_lines(path)
+    rows = _table_rows(path, task.options.csv_quoting)
     try:
-        _, header_line = next(lines)
+        _, header = next(rows)
     except StopIteration:
         raise InputError(path, None, "empty file") from None
-    header = header_line.split("\t")
     wanted = [c for c in task.options.table_columns if c is not None]
     missing = [c for c in wanted if c not in header]
     if missing:
@@ -93,10 +120,13 @@ def read_pair_table(
     id_column = next((c for c in (task.options.id_column, *ID_COLUMNS) if c and c in col), None)
     column_a, column_b, column_label = task.options.table_columns
     examples = []
-    for number, line in lines:
-        if not line:
+    for number, fields in rows:
+        if not fields:
             raise InputError(path, number, "empty line")
-        fields = split_tsv(path, number, line, len(header))
+        if len(fields) != len(header):
+            raise InputError(
+                path, number, f"expected {len(header)} tab-separated fields, found {len(fields)}"
+            )
         if language is not None and fields[col["language"]] != language:
             continue
         examples.append(
