@@ -136,10 +136,15 @@ def test_subsets_take_first_or_last() -> None:
     from mte.data import take_subset
 
     rows = [{"id": str(i)} for i in range(5)]
-    assert [r["id"] for r in take_subset(rows, {"first": 2}, "k")] == ["0", "1"]
-    assert [r["id"] for r in take_subset(rows, {"last": 2}, "k")] == ["3", "4"]
-    with pytest.raises(ConfigError, match="asks for first 9 examples, but there are 5"):
-        take_subset(rows, {"first": 9}, "tasks.xnli.subset.test")
+    first, record = take_subset(rows, {"first": 2})
+    assert [r["id"] for r in first] == ["0", "1"] and record == {"first": 2}
+    last, record = take_subset(rows, {"last": 2})
+    assert [r["id"] for r in last] == ["3", "4"] and record == {"last": 2}
+    # a split with fewer examples than asked for keeps them all, and its record says how many
+    # (a subset of PAN-X languages, yo having 100)
+    every, record = take_subset(rows, {"first": 9})
+    assert every == rows and record == {"first": 9, "kept": 5}
+    assert take_subset(rows, {"last": 5}) == (rows, {"last": 5})
 
 
 def test_qa_stride_must_leave_room_in_the_window() -> None:

@@ -51,3 +51,18 @@ def test_labelled_xtreme_files_are_read_as_before(tmp_path: Path) -> None:
     assert resolve_files(TASKS["xnli"], config, "de", "test") == [tmp_path / "test-de.tsv"]
     tagged = _folder(tmp_path, {"test-nl.tsv": "Berlin\tB-LOC\n\tPROPN\n"})
     assert resolve_files(TASKS["panx"], tagged, "nl", "test") == [tmp_path / "test-nl.tsv"]
+
+
+def test_a_subset_larger_than_a_split_keeps_it_all_and_says_how_many(tmp_path: Path) -> None:
+    """``subset: {first: N}`` over languages of different sizes (PAN-X yo has 100 sentences)
+    keeps at most N: a smaller split is kept whole, and its record says how many."""
+    from mte.data import materialize
+
+    config = _folder(tmp_path, {"test-yo.tsv": "Èkó\tB-LOC\n\nÌlú\tO\n\nỌjà\tO\n"})
+    config["subset"] = {"test": {"first": 1000}}
+    examples, origin = materialize(TASKS["panx"], config, "yo", "test")
+    assert len(examples) == 3 and origin["subset"] == {"first": 1000, "kept": 3}
+    config["subset"] = {"test": {"last": 2}}
+    examples, origin = materialize(TASKS["panx"], config, "yo", "test")
+    assert [e["tokens"] for e in examples] == [["Ìlú"], ["Ọjà"]]
+    assert origin["subset"] == {"last": 2}

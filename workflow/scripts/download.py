@@ -26,6 +26,13 @@ with rule_logging(snakemake) as log:
     write_json(snakemake.output.meta, origin)
     log.info("%d examples from %s", count, origin)
     summary(f"{count} examples ({origin.get('source', 'files')})")
+    if "kept" in origin.get("subset", {}):
+        log.warning(
+            "the subset %s asks for more examples than %s has: all %d kept",
+            {k: v for k, v in origin["subset"].items() if k != "kept"},
+            wc.split,
+            origin["subset"]["kept"],
+        )
     if origin.get("empty_tokens"):
         log.warning(
             "%d word(s) with an empty token (a line 'TAB tag') were read and kept as words with "

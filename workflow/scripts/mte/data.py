@@ -171,15 +171,18 @@ def materialize(
         original = task_cfg.get("eval_split") or task.default_eval_split
     subset = (task_cfg.get("subset") or {}).get(original)
     if subset:
-        examples = take_subset(examples, subset, f"tasks.{task.name}.subset.{original}")
-        origin["subset"] = subset
+        examples, origin["subset"] = take_subset(examples, subset)
     return examples, origin
 
 
-def take_subset(examples: list[dict[str, Any]], subset: dict[str, int], key: str) -> list[dict]:
-    """The first or last N examples, in file order; asking for more than there are is an
-    error, so that a subset size written in a config is the size that ran."""
+def take_subset(
+    examples: list[dict[str, Any]], subset: dict[str, int]
+) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """At most the first or last N examples, in file order, and the subset's record: the
+    config's ``{first: N}`` or ``{last: N}``, with ``kept`` the number taken where the split has
+    fewer than N (PAN-X yo's 100 of a subset of 1000), so that what ran is on record."""
     ((where, size),) = subset.items()
-    if size > len(examples):
-        raise ConfigError(key, f"asks for {where} {size} examples, but there are {len(examples)}")
-    return examples[:size] if where == "first" else examples[-size:]
+    taken = examples[:size] if where == "first" else examples[-size:]
+    if len(taken) < size:
+        return taken, {where: size, "kept": len(taken)}
+    return taken, dict(subset)
