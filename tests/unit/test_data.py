@@ -66,3 +66,31 @@ def test_a_subset_larger_than_a_split_keeps_it_all_and_says_how_many(tmp_path: P
     examples, origin = materialize(TASKS["panx"], config, "yo", "test")
     assert [e["tokens"] for e in examples] == [["Ìlú"], ["Ọjà"]]
     assert origin["subset"] == {"last": 2}
+
+
+def test_files_beside_those_read_that_name_the_language_and_split_are_reported(
+    tmp_path: Path,
+) -> None:
+    """A UD folder with a UD v1-named file (ar-ud-test.conllu) beside the v2-named one: the v2
+    file is read, and the record and the job's notes say which file was left."""
+    from mte.data import materialize, read_notes
+
+    sentence = "1\tكتاب\t_\tNOUN\t_\t_\t0\troot\t_\t_\n\n"
+    config = _folder(
+        tmp_path,
+        {
+            "ar_padt-ud-test.conllu": sentence,
+            "ar-ud-test.conllu": sentence.replace("NOUN", "CONJ"),
+            "ar_padt-ud-dev.conllu": sentence,
+            "de_gsd-ud-test.conllu": sentence,
+        },
+    )
+    examples, origin = materialize(TASKS["udpos"], config, "ar", "test")
+    assert [f["file"] for f in origin["files"]] == [str(tmp_path / "ar_padt-ud-test.conllu")]
+    assert origin["not_read"] == [str(tmp_path / "ar-ud-test.conllu")]
+    line, warnings = read_notes(origin, "ar", "test")
+    assert line == "files; not read beside it: ar-ud-test.conllu"
+    assert "not read, though their names hold ar and test" in warnings[0]
+    # nothing is said where nothing was left
+    _, alone = materialize(TASKS["udpos"], config, "de", "test")
+    assert "not_read" not in alone and read_notes(alone, "de", "test") == ("files", [])

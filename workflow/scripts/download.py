@@ -2,7 +2,7 @@
 JSON Lines (translate, for a split translated by a model: from the original split's file, with
 the translation model)."""
 
-from mte.data import materialize
+from mte.data import materialize, read_notes
 from mte.io import sha256_file, write_json, write_jsonl
 from mte.logs import rule_logging, summary
 from mte.registry import get_task
@@ -25,17 +25,7 @@ with rule_logging(snakemake) as log:
     origin.update(count=count, sha256_jsonl=sha256_file(snakemake.output.data))
     write_json(snakemake.output.meta, origin)
     log.info("%d examples from %s", count, origin)
-    summary(f"{count} examples ({origin.get('source', 'files')})")
-    if "kept" in origin.get("subset", {}):
-        log.warning(
-            "the subset %s asks for more examples than %s has: all %d kept",
-            {k: v for k, v in origin["subset"].items() if k != "kept"},
-            wc.split,
-            origin["subset"]["kept"],
-        )
-    if origin.get("empty_tokens"):
-        log.warning(
-            "%d word(s) with an empty token (a line 'TAB tag') were read and kept as words with "
-            "no text, each with its gold tag; they get the unknown sub-token",
-            origin["empty_tokens"],
-        )
+    line, warnings = read_notes(origin, wc.lang, wc.split)
+    summary(f"{count} examples ({line})")
+    for warning in warnings:
+        log.warning("%s", warning)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -106,6 +107,24 @@ def resolve_files(task: Task, task_cfg: dict[str, Any], language: str, split: st
     )
 
 
+def unread_beside(paths: list[Path], language: str, split: str) -> list[str]:
+    """Files beside those read whose names hold ``language`` and ``split`` as words, which no
+    layout of the task took (a UD v1 ``ar-ud-test.conllu`` beside the v2 ``ar_padt-ud-test.
+    conllu`` that was read): the job says which were left."""
+
+    def holds(name: str, word: str) -> bool:
+        return re.search(rf"(?<![0-9A-Za-z]){re.escape(word)}(?![0-9A-Za-z])", name) is not None
+
+    read = {path.resolve() for path in paths}
+    left = []
+    for folder in sorted({path.parent for path in paths}):
+        for other in sorted(folder.iterdir()):
+            if other.is_file() and other.resolve() not in read:
+                if holds(other.name, language) and holds(other.name, split):
+                    left.append(str(other))
+    return left
+
+
 def hub_location(task: Task, language: str, split: str = "test") -> tuple[str, str | None]:
     """The hub dataset id and config that hold ``split`` of ``language`` of ``task``; a task
     that is not on the hub (no ``hub_id``: MCTest's release is files only) says so."""
@@ -147,6 +166,8 @@ def materialize(
             "source": source,
             "files": [{"file": str(p), "sha256": sha256_file(p)} for p in paths],
         }
+        if left := unread_beside(paths, language, split):
+            origin["not_read"] = left
     elif source == "hub":
         hub_id, config_name = hub_location(task, language, split)
         hub_split = task.hub_splits[split]
@@ -186,3 +207,31 @@ def take_subset(
     if len(taken) < size:
         return taken, {where: size, "kept": len(taken)}
     return taken, dict(subset)
+
+
+def read_notes(origin: dict[str, Any], language: str, split: str) -> tuple[str, list[str]]:
+    """What a download job says of what it read: the console line's note (the source, and
+    what is worth a look) and the warnings for its log."""
+    notes, warnings = [origin.get("source", "files")], []
+    if origin.get("not_read"):
+        names = ", ".join(Path(name).name for name in origin["not_read"])
+        notes.append(f"not read beside it: {names}")
+        warnings.append(
+            f"read {', '.join(f['file'] for f in origin['files'])}; not read, though their "
+            f"names hold {language} and {split}: {', '.join(origin['not_read'])} (no file layout "
+            f"of the task takes them; give files.{split} to read one instead)"
+        )
+    if "kept" in origin.get("subset", {}):
+        notes.append("fewer than the subset asks for")
+        asked = {k: v for k, v in origin["subset"].items() if k != "kept"}
+        warnings.append(
+            f"the subset {asked} asks for more examples than {split} has: all "
+            f"{origin['subset']['kept']} kept"
+        )
+    if origin.get("empty_tokens"):
+        warnings.append(
+            f"{origin['empty_tokens']} word(s) with an empty token (a line 'TAB tag') were read "
+            "and kept as words with no text, each with its gold tag; they get the unknown "
+            "sub-token"
+        )
+    return "; ".join(notes), warnings
