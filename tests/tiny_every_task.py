@@ -31,6 +31,7 @@ from tests.workflow.tiny_data import (  # noqa: E402
     write_pawsx,
     write_qa_folders,
     write_sib200,
+    write_siqa,
     write_squad_json,
     write_tatoeba,
     write_xcopa,
@@ -90,6 +91,7 @@ def write_data(data: Path) -> None:
     write_qa_folders(data)
     write_sib200(data / "sib200")
     write_xcopa(data / "xcopa")
+    write_siqa(data / "siqa")
     for context in ("en", "de"):
         for question in ("en", "de"):
             name = f"test-context-{context}-question-{question}.json"
@@ -155,6 +157,7 @@ def config(data: Path) -> dict:
                 hyperparameters=SMALL,
             ),
             "sib200": folder("sib200", languages=["eng_Latn", "deu_Latn"], hyperparameters=SMALL),
+            "siqa": folder("siqa", hyperparameters=SMALL),
             **glue,
         },
         "seeds": [1],

@@ -229,3 +229,23 @@ def write_xcopa(folder: Path) -> None:
     for split in ("val", "test"):
         write_lines(folder / f"data/et/{split}.et.jsonl", estonian)
         write_lines(folder / f"data-gmt/et/{split}.et.jsonl", english)
+
+
+# Social IQa items: context, question, answers A-C, the correct letter
+SIQA_ITEMS = [
+    ("Tracy went home early.", "Why did Tracy do this?", "to rest", "to swim", "to sing", "A"),
+    ("Sasha gave Lee a gift.", "How would Lee feel?", "angry", "thankful", "bored", "B"),
+    ("Jordan lost the keys.", "What will Jordan do next?", "sleep", "eat", "look for them", "C"),
+    ("Kai helped a friend move.", "How would you describe Kai?", "helpful", "lazy", "rude", "A"),
+    ("Riley won the race.", "How does Riley feel?", "sad", "proud", "tired", "B"),
+    ("Alex broke a cup.", "What does Alex need to do?", "dance", "run", "clean it up", "C"),
+]  # fmt: skip
+
+
+def write_siqa(folder: Path) -> None:
+    """Social IQa's release layout: socialIQa_v1.4_{trn,dev}.jsonl, one JSON object a line
+    (context, question, answerA-C, correct)."""
+    fields = ("context", "question", "answerA", "answerB", "answerC", "correct")
+    lines = [json.dumps(dict(zip(fields, item, strict=True))) for item in SIQA_ITEMS]
+    write_lines(folder / "socialIQa_v1.4_trn.jsonl", lines + lines)
+    write_lines(folder / "socialIQa_v1.4_dev.jsonl", lines)
