@@ -27,6 +27,7 @@ from tests.workflow.tiny_data import (  # noqa: E402
     write_conll_folders,
     write_glue,
     write_lines,
+    write_mctest,
     write_panx_folders,
     write_pawsx,
     write_qa_folders,
@@ -92,6 +93,7 @@ def write_data(data: Path) -> None:
     write_sib200(data / "sib200")
     write_xcopa(data / "xcopa")
     write_siqa(data / "siqa")
+    write_mctest(data / "mctest")
     for context in ("en", "de"):
         for question in ("en", "de"):
             name = f"test-context-{context}-question-{question}.json"
@@ -158,6 +160,7 @@ def config(data: Path) -> dict:
             ),
             "sib200": folder("sib200", languages=["eng_Latn", "deu_Latn"], hyperparameters=SMALL),
             "siqa": folder("siqa", hyperparameters=SMALL),
+            "mctest": folder("mctest", eval_split="dev", hyperparameters=SMALL),
             **glue,
         },
         "seeds": [1],

@@ -249,3 +249,41 @@ def write_siqa(folder: Path) -> None:
     lines = [json.dumps(dict(zip(fields, item, strict=True))) for item in SIQA_ITEMS]
     write_lines(folder / "socialIQa_v1.4_trn.jsonl", lines + lines)
     write_lines(folder / "socialIQa_v1.4_dev.jsonl", lines)
+
+
+# MCTest stories: (story, four (question, four answers, correct letter))
+MCTEST_STORIES = [
+    (
+        "Tom has a red ball.\\newlineHe plays with it in the park every day.",
+        [
+            ("one: What color is the ball?", ("red", "blue", "green", "black"), "A"),
+            ("one: Where does Tom play?", ("at school", "in the park", "at home", "at sea"), "B"),
+            ("multiple: When does Tom play?", ("never", "at night", "every day", "once"), "C"),
+            ("one: Who has the ball?", ("Ann", "Bob", "Sue", "Tom"), "D"),
+        ],
+    ),
+    (
+        "Ann bakes bread on Sundays. Her brother eats it with jam.",
+        [
+            ("one: What does Ann bake?", ("bread", "cake", "pie", "soup"), "A"),
+            ("one: When does Ann bake?", ("Mondays", "Sundays", "Fridays", "daily"), "B"),
+            ("multiple: Who eats the bread?", ("Ann", "her mother", "her brother", "a dog"), "C"),
+            ("one: What goes on the bread?", ("salt", "cheese", "honey", "jam"), "D"),
+        ],
+    ),
+]
+
+
+def write_mctest(folder: Path, name: str = "mc500") -> None:
+    """MCTest's TSV/ANS release layout: ``{name}.{split}.tsv`` (id, properties, story, then per
+    question its text and four answers) and ``.ans`` (the four correct letters of a story)."""
+    for split in ("train", "dev", "test"):
+        lines, answers = [], []
+        for number, (story, questions) in enumerate(MCTEST_STORIES):
+            fields = [f"{name}.{split}.{number}", "Author: 1;Work Time(s): 60", story]
+            for question, choices, _ in questions:
+                fields += [question, *choices]
+            lines.append("\t".join(fields))
+            answers.append("\t".join(letter for _, _, letter in questions))
+        write_lines(folder / f"{name}.{split}.tsv", lines)
+        write_lines(folder / f"{name}.{split}.ans", answers)
