@@ -90,7 +90,7 @@ def test_a_family_lacking_part_of_the_contract_fails_naming_it() -> None:
         name = "broken"
         schema_def = "classification_task"
 
-        def read_files(self, task, paths, language):
+        def read_files(self, task, paths, language, split):
             return []
 
         def read_hub(self, task, dataset, name, language):

@@ -143,9 +143,9 @@ def hub_location(task: Task, language: str, split: str = "test") -> tuple[str, s
     return task.hub_id, language
 
 
-def read_files(task: Task, paths: list[Path], language: str) -> list[dict[str, Any]]:
+def read_files(task: Task, paths: list[Path], language: str, split: str) -> list[dict[str, Any]]:
     """Read released files of ``task`` with the reader of its family."""
-    return family_of(task).read_files(task, paths, language)
+    return family_of(task).read_files(task, paths, language, split)
 
 
 def materialize(
@@ -161,7 +161,7 @@ def materialize(
         source = "files"
     if source in ("demo", "files"):
         paths = resolve_files(task, task_cfg, language, split)
-        examples = read_files(task, paths, language)
+        examples = read_files(task, paths, language, split)
         origin = {
             "source": source,
             "files": [{"file": str(p), "sha256": sha256_file(p)} for p in paths],

@@ -53,8 +53,9 @@ class TaskFamily(ABC):
     hub_configs_required: ClassVar[bool] = False
 
     @abstractmethod
-    def read_files(self, task: Task, paths: list[Path], language: str) -> list[dict[str, Any]]:
-        """Released files of ``task`` into canonical examples."""
+    def read_files(self, task: Task, paths: list[Path], language: str, split: str) -> list[dict]:
+        """Released files of ``task`` into canonical examples: ``split`` of ``language`` (a file
+        may hold several splits: an assembled training set)."""
 
     @abstractmethod
     def read_hub(self, task: Task, dataset: Any, name: str, language: str) -> list[dict]:

@@ -29,10 +29,11 @@ def _unescape(text: str) -> str:
     return text
 
 
-def mctest_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """The questions of an MCTest ``.tsv`` file with their answers from its ``.ans`` sibling
-    (a line per story, in the same order: the correct letter of each question), one record per
-    question, numbered by its story's line. The two files must hold the same stories."""
+def mctest_records(path: Path, split: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The questions of an MCTest ``.tsv`` file (of one split: ``split`` is not needed) with
+    their answers from its ``.ans`` sibling (a line per story, in the same order: the correct
+    letter of each question), one record per question, numbered by its story's line. The two
+    files must hold the same stories."""
     path = Path(path)
     answers_path = path.with_suffix(".ans")
     if not answers_path.is_file():

@@ -30,8 +30,9 @@ class ChoiceOptions(FamilyOptions):
     # the example's texts a translation carries besides the choices (translate-test, BLEU);
     # each must be a non-empty string
     text_fields: tuple[str, ...] = ()
-    # the records of one released file, (line number, record dict) each; None: JSON lines
-    records: Callable[[Path], Iterator[tuple[int, dict[str, Any]]]] | None = None
+    # the records of one released file, (line number, record dict) each, given the file and the
+    # split read from it (an assembled file may hold several); None: JSON lines
+    records: Callable[[Path, str], Iterator[tuple[int, dict[str, Any]]]] | None = None
 
     def fields(self) -> list[str]:
         """The example fields the two templates read."""
@@ -48,10 +49,10 @@ class MultipleChoice(TaskFamily):
     has_translations = True  # translate-test: the items translated into English (data-gmt)
     translation_extension = "jsonl"
 
-    def read_files(self, task, paths: list[Path], language: str) -> list[dict[str, Any]]:
+    def read_files(self, task, paths: list[Path], language: str, split: str) -> list[dict]:
         from mte.families.multiple_choice.readers import read_choice_files
 
-        return read_choice_files(task, paths)
+        return read_choice_files(task, paths, split)
 
     def read_hub(self, task, dataset, name: str, language: str) -> list[dict[str, Any]]:
         from mte.families.multiple_choice.readers import choice_examples_from_hub

@@ -57,11 +57,12 @@ def _unique(examples: list[dict[str, Any]], where: str | Path) -> list[dict[str,
     return examples
 
 
-def read_choice_file(task: Task, path: Path) -> list[dict[str, Any]]:
-    """One released file: its records (JSON lines unless the spec reads them otherwise)."""
-    records = task.options.records or jsonl_records
+def read_choice_file(task: Task, path: Path, split: str = "test") -> list[dict[str, Any]]:
+    """One released file's records of ``split``: JSON lines, each a record, unless the spec
+    reads them otherwise (its ``records`` option, told the split)."""
     examples = []
-    for number, record in records(path):
+    records = task.options.records(path, split) if task.options.records else jsonl_records(path)
+    for number, record in records:
         try:
             examples.append(_adapted(task, record, number))
         except ValueError as err:
@@ -71,8 +72,8 @@ def read_choice_file(task: Task, path: Path) -> list[dict[str, Any]]:
     return _unique(examples, path)
 
 
-def read_choice_files(task: Task, paths: list[Path]) -> list[dict[str, Any]]:
-    return [example for path in paths for example in read_choice_file(task, path)]
+def read_choice_files(task: Task, paths: list[Path], split: str) -> list[dict[str, Any]]:
+    return [example for path in paths for example in read_choice_file(task, path, split)]
 
 
 def choice_examples_from_hub(task: Task, dataset: Any, name: str) -> list[dict[str, Any]]:

@@ -54,7 +54,7 @@ class PairClassification(TaskFamily):
 
         return ClassificationHead(task)
 
-    def read_files(self, task, paths: list[Path], language: str) -> list[dict[str, Any]]:
+    def read_files(self, task, paths: list[Path], language: str, split: str) -> list[dict]:
         from mte.families.pairs.readers import read_pairs
 
         return read_pairs(paths[0], task, language)

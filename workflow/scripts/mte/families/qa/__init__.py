@@ -39,7 +39,7 @@ class QuestionAnswering(TaskFamily):
 
         return QuestionAnsweringHead(task)
 
-    def read_files(self, task, paths: list[Path], language: str) -> list[dict[str, Any]]:
+    def read_files(self, task, paths: list[Path], language: str, split: str) -> list[dict]:
         from mte.families.qa.readers import read_squad_json
 
         return [example for path in paths for example in read_squad_json(path)]

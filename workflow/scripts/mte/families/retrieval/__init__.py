@@ -15,7 +15,7 @@ class Retrieval(TaskFamily):
     schema_def = "retrieval_task"
     retrieval = True
 
-    def read_files(self, task, paths: list[Path], language: str) -> list[dict[str, Any]]:
+    def read_files(self, task, paths: list[Path], language: str, split: str) -> list[dict]:
         from mte.families.retrieval.readers import read_tatoeba
 
         return read_tatoeba(paths[0])
@@ -55,7 +55,7 @@ class Mining(Retrieval):
     per_example_statistics = False
     search = "mine_bucc"
 
-    def read_files(self, task, paths: list[Path], language: str) -> list[dict[str, Any]]:
+    def read_files(self, task, paths: list[Path], language: str, split: str) -> list[dict]:
         from mte.families.retrieval.readers import read_bucc
 
         return read_bucc(paths[0])

@@ -36,7 +36,7 @@ class Tagging(TaskFamily):
 
         return TaggingHead(task)
 
-    def read_files(self, task, paths: list[Path], language: str) -> list[dict[str, Any]]:
+    def read_files(self, task, paths: list[Path], language: str, split: str) -> list[dict]:
         from mte.families.tagging.readers import read_tagging
 
         return read_tagging(paths, task)
