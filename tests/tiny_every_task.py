@@ -23,6 +23,8 @@ sys.path.insert(0, str(REPO))
 from tests.workflow.snakemake_runner import run_snakemake  # noqa: E402
 from tests.workflow.tiny_data import (  # noqa: E402
     SENTENCES,
+    write_belebele,
+    write_belebele_train,
     write_bucc,
     write_conll_folders,
     write_glue,
@@ -94,6 +96,8 @@ def write_data(data: Path) -> None:
     write_xcopa(data / "xcopa")
     write_siqa(data / "siqa")
     write_mctest(data / "mctest")
+    write_belebele(data / "belebele")
+    write_belebele_train(data / "belebele_train")
     for context in ("en", "de"):
         for question in ("en", "de"):
             name = f"test-context-{context}-question-{question}.json"
@@ -161,6 +165,9 @@ def config(data: Path) -> dict:
             "sib200": folder("sib200", languages=["eng_Latn", "deu_Latn"], hyperparameters=SMALL),
             "siqa": folder("siqa", hyperparameters=SMALL),
             "mctest": folder("mctest", eval_split="dev", hyperparameters=SMALL),
+            # no training set of its own: MCTest's fine-tunes predict it
+            "belebele": folder("belebele", languages=["eng_Latn", "deu_Latn"], models_of="mctest"),
+            "belebele_train": folder("belebele_train", hyperparameters=SMALL),
             **glue,
         },
         "seeds": [1],

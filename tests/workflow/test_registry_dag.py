@@ -9,7 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from mte.config import fill_schema_defaults, task_languages, task_seeds, task_settings
+from mte.config import (
+    fill_schema_defaults,
+    models_of,
+    task_languages,
+    task_seeds,
+    task_settings,
+)
 from mte.registry import FAMILIES, TASKS, all_suites, family_of
 from mte.settings import TRANSFER_SETTINGS, model_setting
 from tests.tiny_every_task import config as every_task_config
@@ -41,7 +47,7 @@ def expected_jobs(config: dict) -> Counter:
                 jobs["score"] += len(seeds)
                 if retrieval:
                     continue
-                trained = task.models_of or name
+                trained = models_of(name, config) or name
                 used = model_setting(setting, language, TASKS[trained].train_language)
                 per_language = TRANSFER_SETTINGS[used].per_language
                 for seed in seeds:

@@ -287,3 +287,64 @@ def write_mctest(folder: Path, name: str = "mc500") -> None:
             answers.append("\t".join(letter for _, _, letter in questions))
         write_lines(folder / f"{name}.{split}.tsv", lines)
         write_lines(folder / f"{name}.{split}.ans", answers)
+
+
+# Belebele questions on two passages: (link, question number, passage, question, answers, the
+# correct answer's 1-based number), in English and German
+BELEBELE_ITEMS = [
+    ("https://en.wikinews.org/a", 1, "The dog sleeps in the sun.", "Where does the dog sleep?",
+     ("in the sun", "in the rain", "at sea", "in a car"), "1"),
+    ("https://en.wikinews.org/a", 2, "The dog sleeps in the sun.", "Who sleeps?",
+     ("a cat", "the dog", "a bird", "nobody"), "2"),
+    ("https://en.wikinews.org/b", 1, "We go home by train.", "How do we go home?",
+     ("by car", "on foot", "by train", "by boat"), "3"),
+]  # fmt: skip
+BELEBELE_GERMAN = {
+    "The dog sleeps in the sun.": "Der Hund schläft in der Sonne.",
+    "We go home by train.": "Wir fahren mit dem Zug nach Hause.",
+}
+
+
+def write_belebele(folder: Path) -> None:
+    """Belebele's release layout: ``Belebele/{code}.jsonl`` per variant (eng_Latn, deu_Latn:
+    the same questions, the German passages translated)."""
+    for code in ("eng_Latn", "deu_Latn"):
+        lines = []
+        for link, number, passage, question, answers, correct in BELEBELE_ITEMS:
+            text = passage if code == "eng_Latn" else BELEBELE_GERMAN[passage]
+            record = {
+                "link": link,
+                "question_number": number,
+                "flores_passage": text,
+                "question": question,
+                **{f"mc_answer{n}": answer for n, answer in enumerate(answers, 1)},
+                "correct_answer_num": correct,
+                "dialect": code,
+            }
+            lines.append(json.dumps(record, ensure_ascii=False))
+        write_lines(folder / "Belebele" / f"{code}.jsonl", lines)
+
+
+def write_belebele_train(folder: Path) -> None:
+    """Belebele's assembled English training set as its assemble_training_set.py writes it:
+    pandas' to_csv with TAB and the index column, train and dev rows in one file; a passage
+    with a line break and one with quotes are CSV-quoted."""
+    import pandas as pd
+
+    rows = []
+    for n, (_, _, passage, question, answers, correct) in enumerate(BELEBELE_ITEMS * 2):
+        rows.append(
+            {
+                "dataset": "MCTest_500" if n % 2 else "RACE",
+                "split": "dev" if n >= len(BELEBELE_ITEMS) + 1 else "train",
+                "passage_id": n,
+                "question_id": 1,
+                "passage": passage + ('\nIt is "warm".' if n == 0 else ""),
+                "question": question,
+                **{f"answer{k}": answer for k, answer in enumerate(answers, 1)},
+                "correct_answer": answers[int(correct) - 1],
+                "correct_answer_num": int(correct),
+            }
+        )
+    folder.mkdir(parents=True, exist_ok=True)
+    pd.DataFrame(rows).to_csv(folder / "belebele_training_set.tsv", sep="\t")
