@@ -94,3 +94,41 @@ def test_files_beside_those_read_that_name_the_language_and_split_are_reported(
     # nothing is said where nothing was left
     _, alone = materialize(TASKS["udpos"], config, "de", "test")
     assert "not_read" not in alone and read_notes(alone, "de", "test") == ("files", [])
+
+
+def test_named_files_and_the_tasks_other_languages_are_not_reported_as_left(
+    tmp_path: Path,
+) -> None:
+    """MLQA's folder holds every language pair: beside test-context-en-question-en.json the
+    pairs with another MLQA language are its own, not left; a split whose file the config names
+    (files:) was chosen, and nothing is said beside it."""
+    import json
+
+    from mte.data import materialize
+
+    squad = {
+        "data": [
+            {
+                "paragraphs": [
+                    {
+                        "context": "Paris is in France.",
+                        "qas": [
+                            {
+                                "id": "q1",
+                                "question": "Where is Paris?",
+                                "answers": [{"text": "France", "answer_start": 12}],
+                            }
+                        ],
+                    }
+                ]
+            }
+        ]
+    }
+    text = json.dumps(squad)
+    names = ("test-context-en-question-en.json", "test-context-en-question-de.json", "test-en.txt")
+    config = _folder(tmp_path, dict.fromkeys(names, text))
+    _, origin = materialize(TASKS["mlqa"], config, "en", "test")
+    assert origin["not_read"] == [str(tmp_path / "test-en.txt")]
+    named = {**config, "files": {"test": "test-context-en-question-en.json"}}
+    _, origin = materialize(TASKS["mlqa"], named, "en", "test")
+    assert "not_read" not in origin

@@ -107,21 +107,25 @@ def resolve_files(task: Task, task_cfg: dict[str, Any], language: str, split: st
     )
 
 
-def unread_beside(paths: list[Path], language: str, split: str) -> list[str]:
-    """Files beside those read whose names hold ``language`` and ``split`` as words, which no
-    layout of the task took (a UD v1 ``ar-ud-test.conllu`` beside the v2 ``ar_padt-ud-test.
-    conllu`` that was read): the job says which were left."""
+def unread_beside(task: Task, paths: list[Path], language: str, split: str) -> list[str]:
+    """Files beside those the task's layouts read whose names hold ``language`` and ``split``
+    as words and no other language of the task (a UD v1 ``ar-ud-test.conllu`` beside the v2
+    ``ar_padt-ud-test.conllu`` that was read; not MLQA's other language pairs): no layout of the
+    task took them, and the job says so."""
 
     def holds(name: str, word: str) -> bool:
         return re.search(rf"(?<![0-9A-Za-z]){re.escape(word)}(?![0-9A-Za-z])", name) is not None
 
+    others = [other for other in task.languages if other != language]
     read = {path.resolve() for path in paths}
     left = []
     for folder in sorted({path.parent for path in paths}):
         for other in sorted(folder.iterdir()):
-            if other.is_file() and other.resolve() not in read:
-                if holds(other.name, language) and holds(other.name, split):
-                    left.append(str(other))
+            if not other.is_file() or other.resolve() in read:
+                continue
+            named = holds(other.name, language) and holds(other.name, split)
+            if named and not any(holds(other.name, code) for code in others):
+                left.append(str(other))
     return left
 
 
@@ -166,7 +170,9 @@ def materialize(
             "source": source,
             "files": [{"file": str(p), "sha256": sha256_file(p)} for p in paths],
         }
-        if left := unread_beside(paths, language, split):
+        # files the user named (files:) were chosen; the task's own layouts may miss some
+        chosen = split in (task_cfg.get("files") or {}) or split in TRANSLATED_SPLITS
+        if not chosen and (left := unread_beside(task, paths, language, split)):
             origin["not_read"] = left
     elif source == "hub":
         hub_id, config_name = hub_location(task, language, split)
