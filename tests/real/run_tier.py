@@ -27,7 +27,7 @@ from pathlib import Path
 
 import yaml
 
-from mte.config import variant_key, with_schema_defaults
+from mte.config import models_of, variant_key, with_schema_defaults
 from mte.registry import get_task
 
 REPO = Path(__file__).resolve().parents[2]
@@ -105,8 +105,9 @@ def experiment_figures(config: dict, seeds: list[int], out: Path) -> dict:
             task = get_task(task_name)
             if task.train_only:  # SQuAD: its fine-tune is scored through XQuAD
                 continue
-            # a task evaluating another's fine-tunes (XQuAD: SQuAD's) records that one's choices
-            trained = config["tasks"].get(task.models_of, task_cfg)
+            # a task evaluating another's fine-tunes (XQuAD: SQuAD's, Belebele: the config's)
+            # records that one's choices
+            trained = config["tasks"].get(models_of(task_name, config), task_cfg)
             wanted = task_cfg.get("languages") or task.languages
             variant = variant_key(task_name, filled)
             task_dir = out / "results" / model["name"] / task_name / variant / "zero-shot"
