@@ -90,3 +90,33 @@ def test_a_failure_is_one_console_line_and_its_traceback_is_in_the_log(
     text = Path(job.log[0]).read_text(encoding="utf-8")
     assert "Traceback" in text and "bad line 3 of x.tsv" in text
     logging.getLogger().handlers.clear()
+
+
+THREADS_PROBE = """
+import sys
+from mte.logs import limit_torch_threads
+limit_torch_threads(5)
+limit_torch_threads(3)
+loaded_before = "torch" in sys.modules
+import torch
+first = torch.get_num_threads()
+limit_torch_threads(1)
+print(loaded_before, first, torch.get_num_threads())
+"""
+
+
+def test_a_job_sets_torchs_threads_without_importing_it() -> None:
+    """Before torch is loaded the last count asked for is set at its import (3 threads on this
+    2-core machine: as torch.set_num_threads sets it, not capped at the cores as the OpenMP
+    variable is); after, on torch itself. One fresh process, so that torch is not loaded."""
+    import os
+    import subprocess
+
+    environment = {
+        k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS", "MKL_NUM_THREADS")
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", THREADS_PROBE], capture_output=True, text=True, env=environment
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "3", "1"]

@@ -5,6 +5,8 @@
 from __future__ import annotations
 
 import contextlib
+import importlib.abc
+import importlib.util
 import logging
 import os
 import re
@@ -96,14 +98,55 @@ def summary(message: str, *args: Any) -> None:
     _summary[:] = [message % args if args else message]
 
 
+def limit_torch_threads(threads: int) -> None:
+    """``torch.set_num_threads(threads)`` (at least 1) for this process, without importing
+    torch: a job that never loads it (a download, a table, a figure) would pay seconds for the
+    import alone, and a run has hundreds of them. Loaded already, torch is set now; else at its
+    import, by a finder that sets it once torch's module has run. (The OpenMP variables would
+    not do: torch caps them at the machine's cores, and ``set_num_threads`` does not.)"""
+    threads = max(1, threads)
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(threads)
+        return
+    for finder in [f for f in sys.meta_path if isinstance(f, _ThreadsAtTorchImport)]:
+        sys.meta_path.remove(finder)
+    sys.meta_path.insert(0, _ThreadsAtTorchImport(threads))
+
+
+class _ThreadsAtTorchImport(importlib.abc.MetaPathFinder):
+    """Finds torch as the other finders do, and sets its thread count after its import."""
+
+    def __init__(self, threads: int) -> None:
+        self.threads = threads
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name != "torch":
+            return None
+        sys.meta_path.remove(self)  # once, and the search below must not find this again
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.loader is None:
+            return spec
+        run_module = spec.loader.exec_module
+        threads = self.threads
+
+        def run_then_set_threads(module: Any) -> None:
+            run_module(module)
+            module.set_num_threads(threads)
+
+        spec.loader.exec_module = run_then_set_threads  # type: ignore[method-assign]
+        return spec
+
+
 @contextlib.contextmanager
 def rule_logging(snakemake: Any) -> Iterator[logging.Logger]:
     """Send stderr (tqdm bars, warnings) and the ``logging`` records to the rule's log file as
     plain text; records of :data:`CONSOLE` also go to the console, prefixed by the job's name.
 
     Sets torch's thread count to the rule's ``threads`` so that parallel jobs do not
-    oversubscribe the CPU. A job whose ``gpu`` resource asks for a GPU takes a free one of the
-    machine first, before CUDA starts (:mod:`mte.gpus`), and holds it until it ends.
+    oversubscribe the CPU (:func:`limit_torch_threads`). A job whose ``gpu`` resource asks for
+    a GPU takes a free one of the machine first, before CUDA starts (:mod:`mte.gpus`), and
+    holds it until it ends.
 
     A job that called :func:`summary` ends with one console line. A
     failure is one console line (the error and the log's path); its traceback goes to the log
@@ -143,9 +186,7 @@ def rule_logging(snakemake: Any) -> Iterator[logging.Logger]:
         resources = getattr(snakemake, "resources", None)
         config = getattr(snakemake, "config", None) or {}
         claim = claim_for_job(int(getattr(resources, "gpu", 0) or 0), config.get("device", "auto"))
-        import torch
-
-        torch.set_num_threads(max(1, int(snakemake.threads)))
+        limit_torch_threads(int(snakemake.threads))
         yield logger
         if _summary:
             announce("done in %s: %s", duration(time.perf_counter() - started), _summary[0])
