@@ -25,9 +25,11 @@ test: $(STAMP)
 
 # end-to-end runs kept out of the default run for time: determinism, a hard kill, and every
 # transfer setting with the pseudo test analysis, CoNLL and UD POS (their parts have unit tests),
-# and the default and paper configs run one after another in one checkout
+# the default and paper configs run one after another in one checkout, and every family with
+# the tiny models of XLM-R's and mBERT's shapes (make test runs it with the tiny BERT)
 test-long: $(STAMP)
 	$(BIN)/pytest -q tests/long
+	MTE_TEST_SHAPES=tiny-xlmr,tiny-mbert $(BIN)/pytest -q -m families tests/workflow
 
 # the workflow on a real single-node SLURM cluster the test starts (root; installs SLURM with apt)
 test-slurm: $(STAMP)

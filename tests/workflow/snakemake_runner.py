@@ -119,3 +119,31 @@ def report_results(report: Path) -> dict[str, dict]:
         _, _, payload = record["data_uri"].partition("base64,")
         record["content"] = base64.b64decode(payload)
     return results
+
+
+# the tiny models of tests/conftest.py's tiny_models: a BERT with a unigram tokenizer, XLM-R's
+# shape and mBERT's
+ALL_SHAPES = ("tiny", "tiny-xlmr", "tiny-mbert")
+SHAPES_ENV = "MTE_TEST_SHAPES"
+
+
+def shapes_to_run() -> tuple[str, ...]:
+    """The tiny models the family workflow tests run with: ``MTE_TEST_SHAPES`` (comma-separated
+    names of ALL_SHAPES; ``make test-long`` sets the other two), else the BERT alone (`make
+    test`'s time: every model job is one more process per shape)."""
+    asked = os.environ.get(SHAPES_ENV, "tiny")
+    names = tuple(name.strip() for name in asked.split(",") if name.strip())
+    unknown = [name for name in names if name not in ALL_SHAPES]
+    if unknown or not names:
+        raise ValueError(f"{SHAPES_ENV}={asked!r}: give some of {', '.join(ALL_SHAPES)}")
+    return names
+
+
+SHAPES = shapes_to_run()
+
+
+def model_entries(tiny_models: dict[str, Path]) -> list[dict]:
+    """The config's ``models`` list for tiny models: local folders, built once a session."""
+    return [
+        {"name": name, "source": "local", "path": str(path)} for name, path in tiny_models.items()
+    ]

@@ -1,4 +1,5 @@
-"""PAWS-X, Tatoeba, BUCC and two GLUE tasks (one regression) end to end on the tiny model."""
+"""PAWS-X, Tatoeba, BUCC and two GLUE tasks (one regression) end to end on the tiny models
+(BERT, XLM-R's shape, mBERT's)."""
 
 from __future__ import annotations
 
@@ -8,67 +9,47 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.workflow.snakemake_runner import (
-    interval_columns,
-    job_counts,
-    run_snakemake,
-    tables_dir,
-    variant_dir,
-)
-from tests.workflow.tiny_data import write_bucc, write_glue, write_pawsx, write_tatoeba
+from tests.workflow.family_run import fine_tuned
+from tests.workflow.snakemake_runner import SHAPES, interval_columns, tables_dir, variant_dir
 
-pytestmark = pytest.mark.workflow
+pytestmark = [pytest.mark.workflow, pytest.mark.families]
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    workdir = tmp_path_factory.mktemp("more")
-    data = workdir / "data"
-    data.mkdir()
-    write_pawsx(data / "pawsx")
-    write_tatoeba(data / "tatoeba")
-    write_bucc(data / "bucc")
-    write_glue(data / "glue")
-    small = {"epochs": 1, "batch_size": 4, "max_length": 32}
-    config = {
-        "models": [{"name": "tiny", "source": "tiny"}],
-        "tasks": {
-            "pawsx": {
-                "source": "files",
-                "path": str(data / "pawsx"),
-                "languages": ["en", "de"],
-                "hyperparameters": small,
-            },
-            "tatoeba": {"source": "files", "path": str(data / "tatoeba"), "languages": ["de"]},
-            "bucc": {"source": "files", "path": str(data / "bucc"), "languages": ["de"]},
-            "sst2": {
-                "source": "files",
-                "path": str(data / "glue" / "SST-2"),
-                "hyperparameters": small,
-            },
-            "stsb": {
-                "source": "files",
-                "path": str(data / "glue" / "STS-B"),
-                "hyperparameters": small,
-            },
-        },
-    }
-    done = run_snakemake(workdir, config)
-    assert done.returncode == 0, done.stderr[-4000:]
-    counts = job_counts(done.stdout + done.stderr)
-    # Tatoeba and BUCC do not fine-tune; PAWS-X, SST-2 and STS-B do
-    assert counts["finetune"] == 3 and counts["retrieve"] == 2
-    return workdir
+def run(family_run) -> Path:
+    """The shared run of every family (tests/workflow/family_run.py): PAWS-X, SST-2 and STS-B
+    fine-tune, for each model; Tatoeba and BUCC embed with the pretrained model."""
+    for model in SHAPES:
+        for task in ("pawsx", "sst2", "stsb"):
+            assert fine_tuned(family_run, model, task) == [("zero-shot", "seed1")]
+        for task in ("tatoeba", "bucc"):
+            assert fine_tuned(family_run, model, task) == []
+    return family_run.workdir
 
 
-def _score(run: Path, task: str, language: str) -> dict:
-    path = variant_dir(run, "tiny", task) / f"zero-shot/seed1/scores/{language}.json"
+def test_the_family_run_runs_each_job_once_per_model_and_task(family_run) -> None:
+    """Its job counts, worked out from its config: per model, 9 fine-tunes (PAN-X, UD POS,
+    SQuAD, TyDiQA, PAWS-X, SST-2, STS-B, Social IQa, XCOPA); 12 predictions (PAN-X, UD POS,
+    PAWS-X, XQuAD, TyDiQA, SST-2, STS-B, Social IQa one language each, G-XLT two pairs, XCOPA
+    Estonian in two settings) and 2 retrievals (Tatoeba, BUCC), each scored; no figures."""
+    shapes = len(SHAPES)
+    counts = family_run.counts
+    assert counts["finetune"] == 9 * shapes
+    assert counts["predict"] == 12 * shapes and counts["retrieve"] == 2 * shapes
+    assert counts["score"] == 14 * shapes
+    assert not any(rule.startswith("plot") for rule in counts)
+
+
+def _score(run: Path, model: str, task: str, language: str) -> dict:
+    path = variant_dir(run, model, task) / f"zero-shot/seed1/scores/{language}.json"
     return json.loads(path.read_text())
 
 
-def test_pawsx_table(run: Path) -> None:
+@pytest.mark.parametrize("model", SHAPES)
+def test_pawsx_table(run: Path, model: str) -> None:
     table = pd.read_csv(tables_dir(run) / "pawsx.csv")
-    values = ["en", "de", "avg"]
+    values = ["de", "avg"]
+    # with several models, each row is tested against the first (a p-value per cell)
     assert list(table.columns) == [
         "model",
         "setting",
@@ -76,40 +57,45 @@ def test_pawsx_table(run: Path) -> None:
         "seeds",
         *values,
         *interval_columns(values),
+        *(f"{value}_p" for value in values if len(SHAPES) > 1),
     ]
-    assert _score(run, "pawsx", "de")["n"] == 6
+    assert model in set(table["model"])
+    assert _score(run, model, "pawsx", "de")["n"] == 6
 
 
-def test_tatoeba_scores_both_layers(run: Path) -> None:
-    score = _score(run, "tatoeba", "de")
+@pytest.mark.parametrize("model", SHAPES)
+def test_tatoeba_scores_both_layers(run: Path, model: str) -> None:
+    score = _score(run, model, "tatoeba", "de")
     assert score["n"] == 6
     assert set(score["metrics"]) == {"accuracy", "error_rate", "accuracy_en_to_xx"}
     assert score["metrics"]["accuracy"] + score["metrics"]["error_rate"] == pytest.approx(1.0)
-    # the tiny model has 2 layers: the model's choice is the last, XTREME's the middle (1)
+    # the tiny models have 2 layers: the model's choice is the last, XTREME's the middle (1)
     assert {k: v["layer"] for k, v in score["by_layer"].items()} == {"model": 2, "xtreme": 1}
     assert score["provenance"]["training"] is None
     assert (tables_dir(run) / "tatoeba.md").is_file()
 
 
-def test_bucc_mines_and_scores(run: Path) -> None:
-    score = _score(run, "bucc", "de")
+@pytest.mark.parametrize("model", SHAPES)
+def test_bucc_mines_and_scores(run: Path, model: str) -> None:
+    score = _score(run, model, "bucc", "de")
     assert score["n"] == 3  # gold pairs of the test split
     assert set(score["metrics"]) == {"f1", "precision", "recall", "threshold"}
     predictions = (
-        variant_dir(run, "tiny", "bucc") / "zero-shot/seed1/predictions/de.jsonl"
+        variant_dir(run, model, "bucc") / "zero-shot/seed1/predictions/de.jsonl"
     ).read_text()
     splits = {json.loads(line)["split"] for line in predictions.splitlines()}
     assert splits == {"dev", "test"}
 
 
-def test_glue_tables(run: Path) -> None:
-    stsb = _score(run, "stsb", "en")
+@pytest.mark.parametrize("model", SHAPES)
+def test_glue_tables(run: Path, model: str) -> None:
+    stsb = _score(run, model, "stsb", "en")
     assert stsb["split"] == "dev" and set(stsb["metrics"]) == {"pearson", "spearman"}
     glue = pd.read_csv(tables_dir(run) / "glue.csv")
     assert list(glue.columns) == [
         "model", "setting", "row", "sst2_accuracy", "stsb_pearson", "stsb_spearman", "avg",
     ]  # fmt: skip
-    row = glue.iloc[0]
+    (row,) = [row for _, row in glue.iterrows() if row["model"] == model]
     expected = (row["sst2_accuracy"] + (row["stsb_pearson"] + row["stsb_spearman"]) / 2) / 2
     assert row["avg"] == pytest.approx(expected, abs=0.01)
     assert "| SST-2 | STS-B | avg |" in (tables_dir(run) / "glue.md").read_text()
