@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from mte.config import check_configuration
+from mte.errors import ConfigError
 from mte.registry import all_suites
 from tests.workflow.snakemake_runner import REPO, job_counts, run_snakemake
 
@@ -118,7 +120,20 @@ BAD_CONFIGS = {
 
 
 @pytest.mark.parametrize(("change", "expected"), BAD_CONFIGS.values(), ids=BAD_CONFIGS.keys())
-def test_bad_config_stops_before_any_job(tmp_path: Path, change, expected: str) -> None:
+def test_a_bad_config_is_one_error_naming_its_key(tmp_path: Path, change, expected: str) -> None:
+    """The checks a run makes before any job (checks.smk calls check_configuration), in this
+    process: a Snakemake start for each would cost about 6 s; the three below start one."""
+    config = _base(tmp_path)
+    change(config, tmp_path)
+    with pytest.raises(ConfigError) as raised:
+        check_configuration(config, REPO / "config" / "schema.yaml")
+    assert expected in f"Configuration error: {raised.value}"
+
+
+# one of each kind of check, through Snakemake: the registry, the schema, the data on disk
+@pytest.mark.parametrize("name", ["unknown-task", "unknown-key", "missing-file"])
+def test_bad_config_stops_before_any_job(tmp_path: Path, name: str) -> None:
+    change, expected = BAD_CONFIGS[name]
     config = _base(tmp_path)
     change(config, tmp_path)
     done = run_snakemake(tmp_path, config)

@@ -13,11 +13,8 @@ sys.path.insert(0, str(Path(workflow.basedir) / "workflow" / "scripts"))
 
 from mte.config import (  # noqa: E402
     SETTINGS,
-    check_config,
-    check_schema,
-    check_shared_finetunes,
+    check_configuration,
     data_key,
-    fill_schema_defaults,
     run_name,
     tokens_key,
     type_command_line_values,
@@ -69,12 +66,7 @@ def _check_configuration():
     try:
         type_command_line_values(config, workflow.config_settings.config)
         references()
-        for name in config.get("tasks") or {}:
-            get_task(name)
-        check_schema(config, Path(workflow.basedir) / "config" / "schema.yaml")
-        check_shared_finetunes(config)
-        fill_schema_defaults(config, Path(workflow.basedir) / "config" / "schema.yaml")
-        check_config(config)
+        check_configuration(config, Path(workflow.basedir) / "config" / "schema.yaml")
     except MteError as err:
         raise WorkflowError(f"Configuration error: {err}") from None
 

@@ -558,3 +558,17 @@ def run_name(config: dict[str, Any], configfiles: list[str]) -> str:
     if configfiles:
         return Path(configfiles[-1]).stem
     return "default"
+
+
+def check_configuration(config: dict[str, Any], schema_path: str | Path) -> None:
+    """Every check of a run's config before any job, in the order a run makes them (the
+    Snakefile's checks.smk, after the command line's values are typed and the published
+    numbers read): each task known, the schema, fine-tunes shared by name, the schema's
+    defaults filled in, then the tasks' keys, languages, files and settings. The first fault
+    raises one ConfigError naming its key."""
+    for name in config.get("tasks") or {}:
+        get_task(name)
+    check_schema(config, schema_path)
+    check_shared_finetunes(config)
+    fill_schema_defaults(config, schema_path)
+    check_config(config)
