@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORES ?= all
 
-.PHONY: install run test test-long test-slurm test-smoke test-real real-readme smoke-readme lint format clean
+.PHONY: install run test test-long test-shapes test-slurm test-smoke test-real real-readme smoke-readme lint format clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,10 +25,13 @@ test: $(STAMP)
 
 # end-to-end runs kept out of the default run for time: determinism, a hard kill, and every
 # transfer setting with the pseudo test analysis, CoNLL and UD POS (their parts have unit tests),
-# the default and paper configs run one after another in one checkout, and every family with
-# the tiny models of XLM-R's and mBERT's shapes (make test runs it with the tiny BERT)
+# and the default and paper configs run one after another in one checkout
 test-long: $(STAMP)
 	$(BIN)/pytest -q tests/long
+
+# every family end to end with the tiny models of XLM-R's and mBERT's shapes, with the checks
+# make test makes of the tiny BERT's run (about 10 minutes; out of CI for its time)
+test-shapes: $(STAMP)
 	MTE_TEST_SHAPES=tiny-xlmr,tiny-mbert $(BIN)/pytest -q -m families tests/workflow
 
 # the workflow on a real single-node SLURM cluster the test starts (root; installs SLURM with apt)

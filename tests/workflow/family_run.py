@@ -2,7 +2,7 @@
 test_qa, test_xcopa): their tasks in one config, run once a session with the tiny models that
 ``SHAPES`` names (tests/conftest.py: a BERT with a unigram tokenizer, XLM-R's shape, mBERT's), so
 that every family runs end to end with each and each module checks its families for each. `make
-test` runs the BERT, `make test-long` the other two (``MTE_TEST_SHAPES``).
+test` runs the BERT, `make test-shapes` the other two (``MTE_TEST_SHAPES``).
 tests/workflow/conftest.py makes ``family_run`` a fixture."""
 
 from __future__ import annotations

@@ -129,7 +129,7 @@ SHAPES_ENV = "MTE_TEST_SHAPES"
 
 def shapes_to_run() -> tuple[str, ...]:
     """The tiny models the family workflow tests run with: ``MTE_TEST_SHAPES`` (comma-separated
-    names of ALL_SHAPES; ``make test-long`` sets the other two), else the BERT alone (`make
+    names of ALL_SHAPES; ``make test-shapes`` sets the other two), else the BERT alone (`make
     test`'s time: every model job is one more process per shape)."""
     asked = os.environ.get(SHAPES_ENV, "tiny")
     names = tuple(name.strip() for name in asked.split(",") if name.strip())
