@@ -20,8 +20,12 @@ run: $(STAMP)
 	$(BIN)/snakemake --report results/runs/default/report.html
 	@echo "Open results/runs/default/report.html in a browser (tables: results/runs/default/tables/)"
 
+# unit and workflow tests on TEST_WORKERS pytest-xdist workers (most of the time is
+# single-threaded Python); a file's tests stay on one worker (its module fixtures run once),
+# and the shared family run runs once (tests/workflow/family_run.py)
+TEST_WORKERS ?= 2
 test: $(STAMP)
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 # end-to-end runs kept out of the default run for time: determinism, a hard kill, and every
 # transfer setting with the pseudo test analysis, CoNLL and UD POS (their parts have unit tests),

@@ -7,6 +7,9 @@ tests/workflow/conftest.py makes ``family_run`` a fixture."""
 
 from __future__ import annotations
 
+import fcntl
+import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -119,11 +122,7 @@ def _other_tasks(data: Path) -> dict:
     }
 
 
-@pytest.fixture(scope="session")
-def family_run(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest):
-    fixtures = {"tiny": "tiny_model", "tiny-xlmr": "tiny_xlmr", "tiny-mbert": "tiny_mbert"}
-    models = {name: request.getfixturevalue(fixtures[name]) for name in SHAPES}
-    workdir = tmp_path_factory.mktemp("families")
+def _run_families(workdir: Path, models: dict[str, Path]) -> FamilyRun:
     data = workdir / "data"
     data.mkdir()
     for writer, folder in (
@@ -147,6 +146,28 @@ def family_run(tmp_path_factory: pytest.TempPathFactory, request: pytest.Fixture
     assert done.returncode == 0, done.stderr[-4000:]
     output = done.stdout + done.stderr
     return FamilyRun(workdir, job_counts(output), output)
+
+
+@pytest.fixture(scope="session")
+def family_run(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest):
+    """The run, once a session. Under pytest-xdist (make test) each worker has its own
+    session, and the four modules may land on both: the first to take the lock runs it in the
+    folder the workers share, the other waits and reads it (pytest-xdist's recipe for a
+    session fixture that runs once)."""
+    fixtures = {"tiny": "tiny_model", "tiny-xlmr": "tiny_xlmr", "tiny-mbert": "tiny_mbert"}
+    models = {name: request.getfixturevalue(fixtures[name]) for name in SHAPES}
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        return _run_families(tmp_path_factory.mktemp("families"), models)
+    shared = tmp_path_factory.getbasetemp().parent / "families"
+    with open(shared.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        finished = shared.with_suffix(".json")
+        if not finished.exists():
+            shared.mkdir()
+            run = _run_families(shared, models)
+            finished.write_text(json.dumps({"counts": run.counts, "output": run.output}))
+        record = json.loads(finished.read_text())
+    return FamilyRun(shared, record["counts"], record["output"])
 
 
 def fine_tuned(run: FamilyRun, model: str, task: str) -> list[tuple[str, ...]]:
