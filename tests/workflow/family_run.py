@@ -155,16 +155,19 @@ def family_run(tmp_path_factory: pytest.TempPathFactory, request: pytest.Fixture
     folder the workers share, the other waits and reads it (pytest-xdist's recipe for a
     session fixture that runs once)."""
     fixtures = {"tiny": "tiny_model", "tiny-xlmr": "tiny_xlmr", "tiny-mbert": "tiny_mbert"}
-    models = {name: request.getfixturevalue(fixtures[name]) for name in SHAPES}
+
+    def models() -> dict[str, Path]:  # built only by the process that runs the workflow
+        return {name: request.getfixturevalue(fixtures[name]) for name in SHAPES}
+
     if os.environ.get("PYTEST_XDIST_WORKER") is None:
-        return _run_families(tmp_path_factory.mktemp("families"), models)
+        return _run_families(tmp_path_factory.mktemp("families"), models())
     shared = tmp_path_factory.getbasetemp().parent / "families"
     with open(shared.with_suffix(".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
         finished = shared.with_suffix(".json")
         if not finished.exists():
             shared.mkdir()
-            run = _run_families(shared, models)
+            run = _run_families(shared, models())
             finished.write_text(json.dumps({"counts": run.counts, "output": run.output}))
         record = json.loads(finished.read_text())
     return FamilyRun(shared, record["counts"], record["output"])
