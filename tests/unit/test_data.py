@@ -132,3 +132,35 @@ def test_named_files_and_the_tasks_other_languages_are_not_reported_as_left(
     named = {**config, "files": {"test": "test-context-en-question-en.json"}}
     _, origin = materialize(TASKS["mlqa"], named, "en", "test")
     assert "not_read" not in origin
+
+
+@pytest.mark.parametrize(
+    ("task", "language", "split", "write", "read"),
+    [
+        ("bucc", "de", "test", "write_bucc", ["de-en.test.de", "de-en.test.en", "de-en.test.gold"]),
+        ("tatoeba", "de", "test", "write_tatoeba", ["tatoeba.deu-eng.deu", "tatoeba.deu-eng.eng"]),
+        ("mctest", "en", "dev", "write_mctest", ["mc500.dev.tsv", "mc500.dev.ans"]),
+    ],
+)
+def test_the_files_a_reader_reads_together_are_all_checksummed_and_none_is_called_left(
+    tmp_path: Path, task: str, language: str, split: str, write: str, read: list[str]
+) -> None:
+    """BUCC reads its .en and .gold files with de-en.test.de, Tatoeba the .eng side, MCTest the
+    .ans answers: each is in the record with its SHA-256 (a changed gold file changes the
+    record), none is reported as left beside it; a file no reader took still is."""
+    import hashlib
+
+    from mte.data import materialize
+    from tests.workflow import tiny_data
+
+    folder = tmp_path / task
+    if write == "write_mctest":
+        folder.mkdir()
+    getattr(tiny_data, write)(folder)
+    stray = folder / f"{language}-{split}.txt"
+    stray.write_text("a file whose name holds the language and the split\n", encoding="utf-8")
+    _, origin = materialize(TASKS[task], {"source": "files", "path": str(folder)}, language, split)
+    assert [Path(f["file"]).name for f in origin["files"]] == read
+    for record in origin["files"]:
+        assert record["sha256"] == hashlib.sha256(Path(record["file"]).read_bytes()).hexdigest()
+    assert origin["not_read"] == [str(stray)]

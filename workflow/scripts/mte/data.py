@@ -166,13 +166,15 @@ def materialize(
     if source in ("demo", "files"):
         paths = resolve_files(task, task_cfg, language, split)
         examples = read_files(task, paths, language, split)
+        # and the files read with them (BUCC's .en and .gold beside de-en.test.de)
+        read = [*paths, *(c for p in paths for c in family_of(task).companion_files(task, p))]
         origin = {
             "source": source,
-            "files": [{"file": str(p), "sha256": sha256_file(p)} for p in paths],
+            "files": [{"file": str(p), "sha256": sha256_file(p)} for p in read],
         }
         # files the user named (files:) were chosen; the task's own layouts may miss some
         chosen = split in (task_cfg.get("files") or {}) or split in TRANSLATED_SPLITS
-        if not chosen and (left := unread_beside(task, paths, language, split)):
+        if not chosen and (left := unread_beside(task, read, language, split)):
             origin["not_read"] = left
     elif source == "hub":
         hub_id, config_name = hub_location(task, language, split)

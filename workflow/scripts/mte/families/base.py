@@ -61,6 +61,12 @@ class TaskFamily(ABC):
     def read_hub(self, task: Task, dataset: Any, name: str, language: str) -> list[dict]:
         """A hub split (``name``: "dataset config", for messages) into canonical examples."""
 
+    def companion_files(self, task: Task, path: Path) -> list[Path]:
+        """The files its reader reads together with ``path`` (BUCC's ``.en`` and ``.gold``
+        beside ``de-en.test.de``): their checksums are recorded with it, and they are not
+        reported as left beside it. None by default."""
+        return []
+
     def after_read(self, task: Task, examples: list[dict], origin: dict[str, Any]) -> None:  # noqa: B027 (a hook)
         """Record in ``origin`` what reading found worth saying (nothing by default)."""
 

@@ -21,6 +21,8 @@ FIELDS = 3 + QUESTIONS * (1 + ANSWERS)
 QUESTION_TYPES = ("one", "multiple")
 # the release escapes newlines and tabs in stories (README: "\newline", "\tab")
 ESCAPES = {"\\newline": "\n", "\\tab": "\t"}
+# the answers of mc500.train.tsv are in mc500.train.ans
+ANSWERS_SUFFIX = ".ans"
 
 
 def _unescape(text: str) -> str:
@@ -35,7 +37,7 @@ def mctest_records(path: Path, split: str) -> Iterator[tuple[int, dict[str, Any]
     letter of each question), one record per question, numbered by its story's line. The two
     files must hold the same stories."""
     path = Path(path)
-    answers_path = path.with_suffix(".ans")
+    answers_path = path.with_suffix(ANSWERS_SUFFIX)
     if not answers_path.is_file():
         raise InputError(answers_path, None, f"file not found (the answers of {path.name})")
     answers = [(number, line) for number, line in read_lines(answers_path) if line.strip()]
@@ -105,6 +107,7 @@ TASKS = (
             second="{question} {choice}",
             text_fields=("story", "question"),
             records=mctest_records,
+            companion_suffixes=(ANSWERS_SUFFIX,),
         ),
         row_adapter=mctest_example,
         languages=("en",),

@@ -33,6 +33,8 @@ class ChoiceOptions(FamilyOptions):
     # the records of one released file, (line number, record dict) each, given the file and the
     # split read from it (an assembled file may hold several); None: JSON lines
     records: Callable[[Path, str], Iterator[tuple[int, dict[str, Any]]]] | None = None
+    # the last suffixes of the files ``records`` reads with each file (MCTest's ".ans")
+    companion_suffixes: tuple[str, ...] = ()
 
     def fields(self) -> list[str]:
         """The example fields the two templates read."""
@@ -58,6 +60,9 @@ class MultipleChoice(TaskFamily):
         from mte.families.multiple_choice.readers import choice_examples_from_hub
 
         return choice_examples_from_hub(task, dataset, name)
+
+    def companion_files(self, task, path: Path) -> list[Path]:
+        return [path.with_suffix(suffix) for suffix in task.options.companion_suffixes]
 
     def tokenize(self, tokenizer, examples, task, options: dict) -> dict[str, Any]:
         from mte.families.multiple_choice.features import tokenize_choices

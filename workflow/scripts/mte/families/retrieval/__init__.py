@@ -25,6 +25,11 @@ class Retrieval(TaskFamily):
 
         return tatoeba_from_hub(dataset, name)
 
+    def companion_files(self, task, path: Path) -> list[Path]:
+        from mte.families.retrieval.readers import TATOEBA_SIBLINGS, siblings
+
+        return siblings(path, TATOEBA_SIBLINGS)
+
     # the function of mte.families.retrieval.search that embeds and searches a task's splits
     search: str = "retrieve_tatoeba"
 
@@ -59,6 +64,11 @@ class Mining(Retrieval):
         from mte.families.retrieval.readers import read_bucc
 
         return read_bucc(paths[0])
+
+    def companion_files(self, task, path: Path) -> list[Path]:
+        from mte.families.retrieval.readers import BUCC_SIBLINGS, siblings
+
+        return siblings(path, BUCC_SIBLINGS)
 
     def read_hub(self, task, dataset, name: str, language: str) -> list[dict[str, Any]]:
         from mte.families.retrieval.readers import bucc_from_hub

@@ -14,6 +14,15 @@ from typing import Any
 from mte.errors import InputError, MteError
 from mte.text import read_lines, some_examples
 
+# the files read with a Tatoeba or BUCC file: the same name with these last suffixes
+TATOEBA_SIBLINGS = ("eng",)
+BUCC_SIBLINGS = ("en", "gold")
+
+
+def siblings(path: Path, suffixes: tuple[str, ...]) -> list[Path]:
+    """``path`` with each of ``suffixes`` as its last suffix."""
+    return [path.with_suffix(f".{suffix}") for suffix in suffixes]
+
 
 def _sibling(path: Path, suffix: str) -> Path:
     """``tatoeba.deu-eng.deu`` -> ``tatoeba.deu-eng.eng``: another last suffix, same name."""
@@ -26,7 +35,8 @@ def _sibling(path: Path, suffix: str) -> Path:
 def read_tatoeba(path: str | Path) -> list[dict[str, Any]]:
     """``tatoeba.XXX-eng.XXX`` and its ``.eng`` sibling, one sentence a line, aligned by line."""
     path = Path(path)
-    english_path = _sibling(path, "eng")
+    (english_suffix,) = TATOEBA_SIBLINGS
+    english_path = _sibling(path, english_suffix)
     foreign = [line for _, line in read_lines(path)]
     english = [line for _, line in read_lines(english_path)]
     if len(foreign) != len(english):
@@ -65,7 +75,7 @@ def read_bucc(path: str | Path) -> list[dict[str, Any]]:
     """``xx-en.{split}.xx`` with its ``.en`` and ``.gold`` siblings (BUCC 2018 layout:
     ``id TAB sentence``; gold ``xx-id TAB en-id``). Every gold id must name a sentence."""
     path = Path(path)
-    english_path, gold_path = _sibling(path, "en"), _sibling(path, "gold")
+    english_path, gold_path = (_sibling(path, suffix) for suffix in BUCC_SIBLINGS)
     foreign = _read_id_sentences(path, "xx")
     english = _read_id_sentences(english_path, "en")
     foreign_ids, english_ids = {r["id"] for r in foreign}, {r["id"] for r in english}
