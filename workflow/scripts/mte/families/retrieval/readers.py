@@ -26,7 +26,7 @@ def siblings(path: Path, suffixes: tuple[str, ...]) -> list[Path]:
 
 def _sibling(path: Path, suffix: str) -> Path:
     """``tatoeba.deu-eng.deu`` -> ``tatoeba.deu-eng.eng``: another last suffix, same name."""
-    sibling = path.with_suffix(f".{suffix}")
+    (sibling,) = siblings(path, (suffix,))
     if not sibling.is_file():
         raise InputError(sibling, None, f"file not found (the .{suffix} side of {path.name})")
     return sibling
