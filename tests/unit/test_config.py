@@ -501,3 +501,29 @@ def test_a_task_can_evaluate_another_configured_tasks_fine_tunes() -> None:
         with pytest.raises(ConfigError, match="set tasks.qqp." + own) as caught:
             check_shared_finetunes(raw)
         assert caught.value.key == f"tasks.mrpc.{own}"
+
+
+def test_all_takes_every_language_of_the_release_and_the_default_stays_the_papers() -> None:
+    tatoeba = {"tatoeba": {"source": "files", "path": "."}}
+    default = _with(tasks=tatoeba)
+    # XTREME's 36 when the config names none: XTREME's average keeps its languages
+    assert len(task_languages("tatoeba", default)) == 36
+    every = _with(tasks={"tatoeba": {**tatoeba["tatoeba"], "languages": "all"}})
+    languages = task_languages("tatoeba", every)
+    # LASER's data/tatoeba/v1: 112 languages, each once
+    assert len(languages) == len(set(languages)) == 112
+    assert languages[:36] == task_languages("tatoeba", default)
+    assert {"az", "lt", "pl", "uk", "ro", "yue", "kab"} <= set(languages)
+
+
+def test_a_language_of_the_release_beyond_the_default_set_may_be_named() -> None:
+    config = _with(tasks={"xquad": {"source": "files", "path": ".", "languages": ["en", "ro"]}})
+    assert task_languages("xquad", config) == ["en", "ro"]
+
+
+def test_a_languages_word_that_is_neither_all_nor_a_suite_of_the_task_is_refused() -> None:
+    config = _with(tasks={"tatoeba": {"source": "files", "path": ".", "languages": "xtremer"}})
+    with pytest.raises(ConfigError) as error:
+        check_config(config)
+    assert error.value.key == "tasks.tatoeba.languages"
+    assert "'xtremer' is neither 'all' nor a suite with Tatoeba" in str(error.value)

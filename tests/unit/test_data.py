@@ -164,3 +164,27 @@ def test_the_files_a_reader_reads_together_are_all_checksummed_and_none_is_calle
     for record in origin["files"]:
         assert record["sha256"] == hashlib.sha256(Path(record["file"]).read_bytes()).hexdigest()
     assert origin["not_read"] == [str(stray)]
+
+
+def test_every_treebank_of_a_language_in_a_ud_release_is_read_as_one_split(
+    tmp_path: Path,
+) -> None:
+    # a UD release: one folder per treebank; XTREME merges a language's treebanks per split,
+    # ordered by file name (utils_preprocess.udpos_preprocess: sorted(files))
+    sentence = "1\t{word}\t_\tNOUN\t_\t_\t0\troot\t_\t_\n\n"
+    layout = {
+        "UD_Lithuanian-HSE/lt_hse-ud-test.conllu": sentence.format(word="b"),
+        "UD_Lithuanian-ALKSNIS/lt_alksnis-ud-test.conllu": sentence.format(word="a") * 2,
+        "UD_Lithuanian-ALKSNIS/lt_alksnis-ud-dev.conllu": sentence.format(word="dev"),
+        "UD_Latvian-LVTB/lv_lvtb-ud-test.conllu": sentence.format(word="lv"),
+    }
+    for name, text in layout.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    task = TASKS["udpos"]
+    paths = resolve_files(task, {"source": "files", "path": str(tmp_path)}, "lt", "test")
+    assert [path.name for path in paths] == ["lt_alksnis-ud-test.conllu", "lt_hse-ud-test.conllu"]
+    from mte.data import read_files
+
+    examples = read_files(task, paths, "lt", "test")
+    assert [example["tokens"] for example in examples] == [["a"], ["a"], ["b"]]

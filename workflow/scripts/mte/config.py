@@ -12,7 +12,7 @@ from typing import Any
 
 from mte.data import hub_location, resolve_files
 from mte.errors import ConfigError
-from mte.registry import TASKS, family_of, get_task
+from mte.registry import TASKS, all_suites, family_of, get_suite, get_task
 from mte.settings import TRANSFER_SETTINGS
 from mte.taskspec import TRANSLATED_SPLITS
 
@@ -121,12 +121,22 @@ def check_schema(config: dict[str, Any], schema_path: str | Path) -> None:
         raise ConfigError(".".join(path) or "(top level)", error.message)
 
 
+# ``languages: all``: every language of the task's release
+ALL_LANGUAGES = "all"
+
+
 def task_languages(task_name: str, config: dict[str, Any]) -> list[str]:
-    """The evaluation languages of a task: the config's list, else the source's full list."""
+    """The evaluation languages of a task: the config's list, every language of the release
+    (``all``), a suite's set for the task (``xtreme_r``), else the task's default set."""
     task_cfg = config["tasks"][task_name]
     task = get_task(task_name)
-    if task_cfg.get("languages"):
-        return list(task_cfg["languages"])
+    chosen = task_cfg.get("languages")
+    if chosen == ALL_LANGUAGES:
+        return list(task.all_languages)
+    if isinstance(chosen, str):
+        return list(get_suite(chosen).task_languages(task))
+    if chosen:
+        return list(chosen)
     if task_cfg["source"] == "demo":
         return list(task.demo_languages)
     return list(task.languages)
@@ -326,7 +336,16 @@ def _check_task(task_name: str, config: dict[str, Any]) -> None:
     source that holds every split its runs read."""
     task, task_cfg = get_task(task_name), config["tasks"][task_name]
     key = f"tasks.{task_name}"
-    for language in task_cfg.get("languages") or []:
+    chosen = task_cfg.get("languages")
+    if isinstance(chosen, str) and chosen != ALL_LANGUAGES:
+        suites = [name for name, suite in all_suites().items() if task_name in suite.tasks]
+        if chosen not in suites:
+            raise ConfigError(
+                f"{key}.languages",
+                f"'{chosen}' is neither '{ALL_LANGUAGES}' nor a suite with {task.title} "
+                f"(suites with it: {', '.join(suites) or 'none'}); or give a list of languages",
+            )
+    for language in chosen if isinstance(chosen, list) else []:
         task.check_language(language, f"{key}.languages")
     owner = models_of(task_name, config)
     if owner and owner not in config["tasks"]:

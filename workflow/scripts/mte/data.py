@@ -40,9 +40,16 @@ def demo_dir(task: Task) -> Path:
 
 
 def _expand(template: Path) -> list[Path]:
-    if "*" in template.name:
-        return sorted(template.parent.glob(template.name))
-    return [template] if template.is_file() else []
+    """The files a template names; a ``*`` in any part (``UD_*/{lang}_*-ud-test.conllu``:
+    every treebank folder of a Universal Dependencies release) takes every match, ordered by
+    file name as XTREME's preprocessing reads a language's treebanks."""
+    parts = template.parts
+    wild = next((i for i, part in enumerate(parts) if "*" in part), None)
+    if wild is None:
+        return [template] if template.is_file() else []
+    root = Path(*parts[:wild]) if wild else Path(".")
+    found = [path for path in root.glob(str(Path(*parts[wild:]))) if path.is_file()]
+    return sorted(found, key=lambda path: (path.name, str(path)))
 
 
 def candidate_files(task: Task, task_cfg: dict[str, Any], language: str, split: str) -> list[Path]:

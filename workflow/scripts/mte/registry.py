@@ -122,6 +122,12 @@ def check_tasks(tasks: dict[str, Task], families: dict[str, TaskFamily]) -> None
                 f"{family.options_type.__name__} of the {family.name} family"
             )
         family.check_spec(task)
+        twice = sorted(set(task.languages) & set(task.more_languages))
+        if twice or len(set(task.all_languages)) < len(task.all_languages):
+            raise FamilyContractError(
+                f"task '{task.name}' lists a language twice in languages and more_languages"
+                + (f" ({', '.join(twice)})" if twice else "")
+            )
         chosen = [task.primary_metric, *task.summary_metrics]
         chosen += [task.selection_metric] if task.selection_metric else []
         unknown = [metric for metric in chosen if metric not in task.metrics]
@@ -143,9 +149,20 @@ def discover_suites(tasks: dict[str, Task], package: str = "mte.specs") -> dict[
                 raise TypeError(f"{where}: the name is taken by another suite or a task")
             if suite.layout not in SUITE_LAYOUTS:
                 raise TypeError(f"{where}: layout {suite.layout!r} is not one of {SUITE_LAYOUTS}")
-            unknown = [t for t in (*suite.tasks, *suite.merged, *suite.averaged) if t not in tasks]
+            grouped = [task for _, members in suite.groups for task in members]
+            named = (*suite.merged, *suite.averaged, *suite.languages, *grouped)
+            unknown = [t for t in (*suite.tasks, *named) if t not in tasks]
             if unknown:
                 raise TypeError(f"{where}: unknown task(s) {', '.join(unknown)}")
+            outside = [t for t in (*suite.languages, *grouped) if t not in suite.tasks]
+            if outside:
+                raise TypeError(f"{where}: {', '.join(outside)} not among its tasks")
+            for name, languages in suite.languages.items():
+                strange = [lang for lang in languages if lang not in tasks[name].all_languages]
+                if strange:
+                    raise TypeError(
+                        f"{where}: {', '.join(strange)} not language(s) of task '{name}'"
+                    )
             found[suite.name] = suite
     return found
 

@@ -36,10 +36,14 @@ def transfer_gap(per_language: dict[str, float], english: str = "en") -> float |
     return per_language[english] - sum(others) / len(others)
 
 
-def task_score_table(scores: list[dict[str, Any]], tasks: list[str]) -> pd.DataFrame:
+def task_score_table(
+    scores: list[dict[str, Any]], tasks: list[str], groups: tuple = ()
+) -> pd.DataFrame:
     """Rows model x setting: per task the mean over its languages (mean over seeds), the
-    unweighted mean over the tasks, and ``gap_{task}``, the transfer gap. A setting that not
-    every task runs (tasks may have their own settings) has no average, so no row."""
+    unweighted mean over the tasks, the mean of each group (``groups``: the suite's
+    categories, XTREME-R's) whose tasks are all run, and ``gap_{task}``, the transfer gap. A
+    setting that not every task runs (tasks may have their own settings) has no average, so no
+    row."""
     frame = pd.DataFrame(
         [
             {
@@ -53,6 +57,8 @@ def task_score_table(scores: list[dict[str, Any]], tasks: list[str]) -> pd.DataF
             for s in scores
         ]
     )
+    # as XTREME's evaluate.py: a group's score only where every task of it is run
+    run_groups = [name for name, members in groups if set(members) <= set(tasks)]
     records = []
     for (model, setting), group in frame.groupby(["model", "setting"], sort=False):
         if set(tasks) - set(group["task"]):
@@ -66,11 +72,15 @@ def task_score_table(scores: list[dict[str, Any]], tasks: list[str]) -> pd.DataF
             per_language = rows.groupby("language")["value"].mean().to_dict()
             record[f"gap_{task}"] = transfer_gap(per_language)
         record[AVERAGE] = sum(record[task] for task in tasks) / len(tasks)
+        for group in run_groups:
+            members = dict(groups)[group]
+            record[group] = sum(record[task] for task in members) / len(members)
         record["seeds"] = seeds
         records.append(record)
     if not records:
         raise ValueError(f"no model and setting has scores for every task of {', '.join(tasks)}")
-    columns = ["model", "setting", "seeds", *tasks, AVERAGE, *[f"gap_{t}" for t in tasks]]
+    columns = ["model", "setting", "seeds", *tasks, AVERAGE, *run_groups]
+    columns += [f"gap_{t}" for t in tasks]
     return pd.DataFrame(records).reindex(columns=columns)
 
 
@@ -117,37 +127,68 @@ def summary_with_references(
     return interleave_published(table, published_of)
 
 
-def summary_title(tasks: list[str], suite: Suite) -> str:
+def other_languages(scores: list[dict[str, Any]], tasks: list[str], suite: Suite) -> str:
+    """Which tasks are averaged over languages other than the suite's for them ("" if none):
+    a run of PAN-X's 40 XTREME languages is not XTREME-R's PAN-X cell."""
+    run: dict[str, set[str]] = {}
+    for score in scores:
+        run.setdefault(score["task"], set()).add(score["language"])
+    differing = []
+    for name in tasks:
+        expected = set(suite.task_languages(get_task(name)))
+        languages = run.get(name, set())
+        if languages != expected:
+            shared = len(languages & expected)
+            extra = len(languages - expected)
+            differing.append(
+                f"{name} over {shared} of its {len(expected)}"
+                + (f" and {extra} other(s)" if extra else "")
+            )
+    return "; ".join(differing)
+
+
+def summary_title(tasks: list[str], suite: Suite, languages: str = "") -> str:
     """The summary's title: a run without all of the suite's tasks says which it averages and
-    which are missing, so that its average is never read as the paper's."""
+    which are missing, and one whose tasks do not have the suite's languages says which, so
+    that its average is never read as the paper's."""
     missing = [task for task in suite.tasks if task not in tasks]
-    if not missing:
+    languages = f"; not {suite.short}'s languages: {languages}" if languages else ""
+    if not missing and not languages:
         return f"{suite.title} ({suite.note})"
+    if not missing:
+        return f"Partial {suite.title}{languages} ({suite.note})"
     return (
         f"Partial {suite.title}: the average is over {len(tasks)} of {suite.short}'s "
-        f"{len(suite.tasks)} tasks ({', '.join(tasks)}); missing: {', '.join(missing)} "
-        f"({suite.note})"
+        f"{len(suite.tasks)} tasks ({', '.join(tasks)}); missing: {', '.join(missing)}"
+        f"{languages} ({suite.note})"
     )
 
 
-def summary_markdown(table: pd.DataFrame, tasks: list[str], suite: Suite) -> str:
+def summary_markdown(
+    table: pd.DataFrame, tasks: list[str], suite: Suite, languages: str = ""
+) -> str:
     """The summary in Markdown: task scores and average, then the transfer gaps."""
-    return markdown(summary_document(table, tasks, suite))
+    return markdown(summary_document(table, tasks, suite, languages))
 
 
-def summary_document(table: pd.DataFrame, tasks: list[str], suite: Suite) -> Document:
-    """The summary: task scores and average, then the transfer gaps."""
+def summary_document(
+    table: pd.DataFrame, tasks: list[str], suite: Suite, languages: str = ""
+) -> Document:
+    """The summary: task scores, average and group scores, then the transfer gaps;
+    ``languages`` (:func:`other_languages`) names tasks run on other languages than the
+    suite's."""
     titles = [get_task(t).title for t in tasks]
+    groups = [name for name, _ in suite.groups if name in table]
     body = [
         [
             row["model"],
             row_label(row),
-            *(cell(row, column, None) for column in (*tasks, AVERAGE)),
+            *(cell(row, column, None) for column in (*tasks, AVERAGE, *groups)),
         ]
         for _, row in table.iterrows()
     ]
     sections: list[tuple[str | None, Grid]] = [
-        (None, Grid(["model", "setting", *titles, AVERAGE], body))
+        (None, Grid(["model", "setting", *titles, AVERAGE, *groups], body))
     ]
     gap_tasks = [
         t for t in tasks if table.get(f"gap_{t}") is not None and table[f"gap_{t}"].notna().any()
@@ -165,7 +206,14 @@ def summary_document(table: pd.DataFrame, tasks: list[str], suite: Suite) -> Doc
         heading = "Cross-lingual transfer gap (English minus the mean of the other languages)"
         header = ["model", "setting", *(get_task(t).title for t in gap_tasks)]
         sections.append((heading, Grid(header, gaps)))
-    return Document(summary_title(tasks, suite), sections)
+    notes = []
+    if groups:
+        members = dict(suite.groups)
+        listed = "; ".join(
+            f"{name}: {', '.join(get_task(t).title for t in members[name])}" for name in groups
+        )
+        notes.append(f"Groups (the mean of their tasks) - {listed}.")
+    return Document(summary_title(tasks, suite, languages), sections, notes)
 
 
 def task_score_suite(
@@ -173,21 +221,24 @@ def task_score_suite(
 ) -> dict[str, str]:
     """A "task_score" suite's tables: per-task averages, their mean and the transfer gaps,
     with the published task scores beside the models that have them."""
-    table = task_score_table(scores, tasks)
+    table = task_score_table(scores, tasks, suite.groups)
     table = summary_with_references(table, references, tasks, suite)
-    # the CSV says which of the suite's tasks its average covers, in every row
+    languages = other_languages(scores, tasks, suite)
+    # the CSV says which of the suite's tasks its average covers, in every row, and which
+    # tasks were not run on the suite's languages
     table["averaged"] = " ".join(tasks)
     table["missing"] = " ".join(t for t in suite.tasks if t not in tasks)
+    table["other_languages"] = languages
     scores_only = task_document(
         table.rename(columns={t: get_task(t).title for t in tasks}),
         [get_task(t).title for t in tasks],
-        summary_title(tasks, suite) + ": mean over each task's languages",
+        summary_title(tasks, suite, languages) + ": mean over each task's languages",
     )
     return {
         "csv": table.to_csv(index=False, float_format="%.2f"),
-        "md": summary_markdown(table, tasks, suite),
+        "md": summary_markdown(table, tasks, suite, languages),
         "tex": latex(scores_only),
-        "html": html(summary_document(table, tasks, suite)),
+        "html": html(summary_document(table, tasks, suite, languages)),
     }
 
 

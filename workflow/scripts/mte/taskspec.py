@@ -38,6 +38,7 @@ class Task:
     name: str
     title: str
     family: str
+    # the languages a config runs when it names none (the paper's set: XTREME's 40 for PAN-X)
     languages: tuple[str, ...]
     labels: tuple[str, ...]
     primary_metric: str
@@ -87,6 +88,14 @@ class Task:
     # how the task's table is laid out: "languages" (a column per language) or
     # "pair_matrix" (G-XLT: context languages as rows, question languages as columns)
     table_layout: str = "languages"
+    # languages the release has beyond the default set (XTREME-R's additions, Tatoeba's other
+    # 71): a config names them, or takes every one with ``languages: all``
+    more_languages: tuple[str, ...] = ()
+
+    @property
+    def all_languages(self) -> tuple[str, ...]:
+        """Every language of the release: the default set, then the others."""
+        return (*self.languages, *self.more_languages)
 
     @property
     def dev_metric(self) -> str:
@@ -95,11 +104,11 @@ class Task:
 
     def check_language(self, language: str, key: str) -> None:
         """Raise a :class:`ConfigError` naming ``key`` if the task lacks ``language``."""
-        if language not in self.languages:
+        if language not in self.all_languages:
             raise ConfigError(
                 key,
                 f"'{language}' is not a language of {self.title} "
-                f"(it has: {', '.join(self.languages)})",
+                f"(it has: {', '.join(self.all_languages)})",
             )
 
 
@@ -134,6 +143,17 @@ class Suite:
     note: str = ""
     # what the headline average covers, as the table's note says it
     average_note: str = ""
+    # the languages the paper scores a task on, where they are not the task's default set
+    # (XTREME-R adds languages to PAN-X, UD-POS, Tatoeba and XQuAD); a config takes them with
+    # ``languages: <suite name>``
+    languages: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # categories whose mean the table also gives, in the paper's order (XTREME-R's
+    # classification, tagging, QA, retrieval, multiple choice); a task may be in two
+    groups: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def task_languages(self, task: Task) -> tuple[str, ...]:
+        """The languages the paper scores ``task`` on."""
+        return self.languages.get(task.name, task.languages)
 
     def configured(self, configured_tasks) -> list[str]:
         """The suite's tasks that a config runs, in the suite's order."""

@@ -1,4 +1,4 @@
-"""PAN-X (WikiANN) named entities in XTREME's 40 languages."""
+"""PAN-X (WikiANN) named entities in XTREME's 40 languages and XTREME-R's 8 more."""
 
 from mte.families.tagging import TaggingOptions
 from mte.specs._templates import NER_TAGS, XTREME_TAGGING_FILES, tagging_task
@@ -9,6 +9,10 @@ PANX_LANGUAGES = (
     "hi", "hu", "id", "it", "ja", "jv", "ka", "kk", "ko", "ml", "mr", "ms", "my", "nl",
     "pt", "ru", "sw", "ta", "te", "th", "tl", "tr", "ur", "vi", "yo", "zh",
 )  # fmt: skip
+# XTREME-R's additions (its evaluate.py XTREME_R_TASK2LANGS); google/xtreme has no PAN-X
+# config for them: the hub's WikiANN with Rahimi et al.'s splits (unimelb-nlp/wikiann, one
+# config per language, the same tokens and ner_tags columns) holds them
+XTREME_R_ADDITIONS = ("qu", "pl", "uk", "az", "lt", "pa", "gu", "ro")
 
 TASKS = (
     tagging_task(
@@ -18,7 +22,11 @@ TASKS = (
         languages=PANX_LANGUAGES,
         labels=NER_TAGS,
         hub_id="google/xtreme",
-        hub_configs={lang: ("google/xtreme", f"PAN-X.{lang}") for lang in PANX_LANGUAGES},
+        more_languages=XTREME_R_ADDITIONS,
+        hub_configs={
+            **{lang: ("google/xtreme", f"PAN-X.{lang}") for lang in PANX_LANGUAGES},
+            **{lang: ("unimelb-nlp/wikiann", lang) for lang in XTREME_R_ADDITIONS},
+        },
         reference="Pan et al. 2017; Rahimi et al. 2019 splits; XTREME Table 2",
         files=XTREME_TAGGING_FILES,
         labelled_release="source: hub (google/xtreme PAN-X.{lang}), or WikiANN with Rahimi et "

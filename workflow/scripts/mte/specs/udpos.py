@@ -1,4 +1,5 @@
-"""Universal Dependencies v2.5 part-of-speech tags in XTREME's languages."""
+"""Universal Dependencies part-of-speech tags: v2.5 in XTREME's 33 languages, v2.7 for
+XTREME-R's lt, pl, uk, wo and ro."""
 
 from mte.families.tagging import TaggingOptions
 from mte.specs._templates import tagging_task
@@ -8,6 +9,9 @@ UPOS_TAGS = (
     "ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM",
     "PART", "PRON", "PROPN", "PUNCT", "SCONJ", "SYM", "VERB", "X",
 )  # fmt: skip
+# XTREME-R's additions, read from UD v2.7 (XTREME's download_data.sh download_treebank
+# xtreme-r); the hub's google/xtreme has no udpos config for them
+XTREME_R_ADDITIONS = ("lt", "pl", "uk", "wo", "ro")
 # XTREME's UD-POS languages, with the names google/xtreme gives its udpos.* configs
 UDPOS_LANGUAGES = {
     "en": "English", "af": "Afrikaans", "ar": "Arabic", "bg": "Bulgarian", "de": "German",
@@ -29,6 +33,7 @@ TASKS = (
         name="udpos",
         title="UD POS",
         languages=tuple(UDPOS_LANGUAGES),
+        more_languages=XTREME_R_ADDITIONS,
         labels=UPOS_TAGS,
         hub_id="google/xtreme",
         hub_configs={
@@ -39,10 +44,16 @@ TASKS = (
         # mean over languages is the task's score (avg_metric = avg_f1)
         selection_metric="seqeval_f1",
         summary_metrics=("seqeval_f1",),
-        reference="Universal Dependencies v2.5; XTREME Table 2",
-        # XTREME's processed TSV, else every UD treebank of the language in CoNLL-U
+        reference="Universal Dependencies v2.5 (v2.7 for lt, pl, uk, wo, ro); XTREME Table 2",
+        # XTREME's processed TSV, else every UD treebank of the language in CoNLL-U, in one
+        # folder or in a release's UD_* treebank folders, merged per split as XTREME's
+        # utils_preprocess.udpos_preprocess merges them
         files={
-            split: (f"{split}-{{lang}}.tsv", f"{{lang}}_*-ud-{split}.conllu")
+            split: (
+                f"{split}-{{lang}}.tsv",
+                f"{{lang}}_*-ud-{split}.conllu",
+                f"UD_*/{{lang}}_*-ud-{split}.conllu",
+            )
             for split in ("train", "dev", "test")
         },
         labelled_release="the Universal Dependencies v2.5 treebanks' {lang}_*-ud-test.conllu "

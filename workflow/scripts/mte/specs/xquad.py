@@ -4,6 +4,8 @@ from mte.families.qa import QAOptions
 from mte.specs._templates import HUB_SPLITS, qa_task
 
 XQUAD_LANGUAGES = ("en", "es", "de", "el", "ru", "tr", "ar", "vi", "th", "zh", "hi")
+# Romanian, released later (xquad.ro.json) and scored by XTREME-R
+XTREME_R_ADDITIONS = ("ro",)
 
 TASKS = (
     qa_task(
@@ -16,7 +18,10 @@ TASKS = (
         # XQuAD is one evaluation set, released as the hub's validation split
         # the hub release has no test split: its validation split is the evaluation set
         hub_splits={**HUB_SPLITS, "test": "validation"},
-        hub_configs={lang: ("google/xquad", f"xquad.{lang}") for lang in XQUAD_LANGUAGES},
+        more_languages=XTREME_R_ADDITIONS,
+        hub_configs={
+            lang: ("google/xquad", f"xquad.{lang}") for lang in XQUAD_LANGUAGES + XTREME_R_ADDITIONS
+        },
         models_of="squad",
         reference="Artetxe et al. 2020 (XQuAD); XTREME Table 2",
         files={"test": ("xquad.{lang}.json",)},
