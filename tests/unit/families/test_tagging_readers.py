@@ -180,7 +180,8 @@ def test_conllu_empty_nodes_and_comments(tmp_path: Path) -> None:
             "1\tand\tand\tCONJ\t_\t_\t0\troot\t_\t_\n\n",
             1,
             "tag 'CONJ' is Universal Dependencies v1's name of the tag UD POS reads as 'CCONJ' "
-            "(Universal Dependencies v2.5); rename 'CONJ' to 'CCONJ' in the file's tag column",
+            "(Universal Dependencies v2.5 (v2.7 for lt, pl, uk, wo, ro)); rename 'CONJ' to 'CCONJ' "
+            "in the file's tag column",
         ),
         (read_token_tag_tsv, UDPOS, "and\tCONJ\n", 1, "Universal Dependencies v1's name"),
         # CoNLL-U closes every sentence with a blank line: without it the file was cut short
