@@ -5,6 +5,7 @@ from __future__ import annotations
 import struct
 from pathlib import Path
 
+import numpy as np
 import pytest
 from transformers import AutoModel, AutoTokenizer
 
@@ -103,3 +104,17 @@ def test_normaliser_survives_loading(e5_model: Path) -> None:
     accented = tokenizer.tokenize("café naïve Ærøskøbing")
     assert "<unk>" not in accented
     assert tokenizer.convert_tokens_to_string(accented) == "café naïve Ærøskøbing"
+
+
+def test_the_last_layer_alone_equals_the_last_of_every_layer(e5_model: Path) -> None:
+    # encode_layers reads the encoder's output when only the last layer is asked for, and
+    # every layer's hidden states otherwise: the two must give the same vectors
+    from mte.embeddings import encode_layers
+
+    model = AutoModel.from_pretrained(e5_model)
+    tokenizer = AutoTokenizer.from_pretrained(e5_model)
+    texts = list(SAMPLES.values())
+    last = model.config.num_hidden_layers
+    alone = encode_layers(model, tokenizer, texts, {"last": last})["last"]
+    together = encode_layers(model, tokenizer, texts, {"last": last, "first": 0})["last"]
+    np.testing.assert_allclose(alone, together, rtol=0, atol=1e-6)

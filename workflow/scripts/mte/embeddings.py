@@ -38,12 +38,18 @@ def encode_layers(
     model.eval()
     device = model_device(model)
     batches = length_sorted_batches(features, batch_size)
+    last = model.config.num_hidden_layers
+    last_only = set(layers.values()) == {last}
     with inference(device, dtype):
         for indices in progress_bar(
             iterable=batches, desc="embed", unit="batch", disable=not progress
         ):
             batch = to_device(collate(features, indices, tokenizer.pad_token_id), device)
-            hidden_states = model(**batch, output_hidden_states=True).hidden_states
+            if last_only:
+                # the last layer alone: the encoder's output, without keeping every layer's
+                hidden_states = {last: model(**batch).last_hidden_state}
+            else:
+                hidden_states = model(**batch, output_hidden_states=True).hidden_states
             mask = batch["attention_mask"].unsqueeze(-1)
             for name, layer in layers.items():
                 hidden = hidden_states[layer].float()

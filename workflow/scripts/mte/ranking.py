@@ -42,10 +42,18 @@ def reciprocal_rank_at_k(gold: Hashable, ranking: Sequence[Hashable], k: int) ->
     return 0.0
 
 
-def top_k(queries: np.ndarray, pool: np.ndarray, k: int, chunk: int = 1024) -> np.ndarray:
+# the most scores (queries x pool rows) held at once by top_k: 2**24 float32, 64 MiB (with the
+# selection's temporaries, a few times that)
+SCORES_AT_ONCE = 2**24
+
+
+def top_k(queries: np.ndarray, pool: np.ndarray, k: int, chunk: int | None = None) -> np.ndarray:
     """The indices of the ``k`` pool rows of largest inner product with each query row, best
-    first (exact search, ``chunk`` queries at a time so that memory stays bounded by chunk x
-    pool size; the selected rows ordered by score, then by pool index)."""
+    first (exact search; the selected rows ordered by score, then by pool index). Queries are
+    taken ``chunk`` at a time, by default as many as keep the score matrix under
+    :data:`SCORES_AT_ONCE` entries, so that memory beyond the pool stays bounded however large
+    the pool grows."""
+    chunk = chunk or max(1, SCORES_AT_ONCE // max(1, pool.shape[0]))
     k = min(k, pool.shape[0])
     found = np.empty((queries.shape[0], k), dtype=np.int64)
     for start in range(0, queries.shape[0], chunk):
