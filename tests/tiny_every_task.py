@@ -39,6 +39,7 @@ from tests.workflow.tiny_data import (  # noqa: E402
     write_tatoeba,
     write_xcopa,
     write_xnli,
+    write_xquad_r,
 )
 
 SMALL = {"epochs": 1, "batch_size": 4, "max_length": 32}
@@ -86,6 +87,7 @@ def write_data(data: Path) -> None:
     write_xnli(data / "xnli")
     write_pawsx(data / "pawsx")
     write_tatoeba(data / "tatoeba")
+    write_xquad_r(data / "lareqa")
     write_bucc(data / "bucc")
     write_glue(data / "glue")
     write_more_glue(data / "glue")
@@ -151,6 +153,7 @@ def config(data: Path) -> dict:
             "tydiqa": folder("tydiqa", languages=["en", "fi"], doc_stride=16, hyperparameters=QA),
             "bucc": folder("bucc", languages=["de"]),
             "tatoeba": folder("tatoeba", languages=["de"]),
+            "lareqa": folder("lareqa", **both),
             "xcopa": folder(
                 "xcopa",
                 languages=["et"],

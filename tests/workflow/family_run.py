@@ -27,6 +27,7 @@ from tests.workflow.tiny_data import (
     write_squad_json,
     write_tatoeba,
     write_xcopa,
+    write_xquad_r,
 )
 
 SMALL = {"epochs": 1, "batch_size": 4, "max_length": 32}
@@ -96,6 +97,8 @@ def _other_tasks(data: Path) -> dict:
         "stsb": {**files, "path": str(data / "glue" / "STS-B")},
         "tatoeba": {"source": "files", "path": str(data / "tatoeba"), "languages": ["de"]},
         "bucc": {"source": "files", "path": str(data / "bucc"), "languages": ["de"]},
+        # LAReQA: both languages' questions search one pool of both languages' sentences
+        "lareqa": {"source": "files", "path": str(data / "lareqa"), "languages": ["en", "de"]},
         "panx": {**german, "path": str(data / "panx")},
         # enough training for the tiny models to get some tags right: the check then compares
         # a count that is not zero
@@ -132,6 +135,7 @@ def _run_families(workdir: Path, models: dict[str, Path]) -> FamilyRun:
         (write_glue, "glue"),
         (write_xcopa, "xcopa"),
         (write_siqa, "siqa"),
+        (write_xquad_r, "lareqa"),
     ):
         writer(data / folder)
     write_panx_folders(data)

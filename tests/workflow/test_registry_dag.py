@@ -53,6 +53,8 @@ def expected_jobs(config: dict) -> Counter:
                 for seed in seeds:
                     fine_tunes.add((trained, used, seed, language if per_language else None))
         jobs["aggregate"] += 1
+        # a pooled retrieval task embeds its pool once per model (one model here)
+        jobs["embed_pool"] += family_of(task).pooled
     for _trained, _setting, _seed, language in fine_tunes:
         jobs["finetune_per_language" if language else "finetune"] += 1
     jobs["summarize"] = sum(bool(s.configured(config["tasks"])) for s in all_suites().values())

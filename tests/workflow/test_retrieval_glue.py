@@ -22,7 +22,7 @@ def run(family_run) -> Path:
     for model in SHAPES:
         for task in ("pawsx", "sst2", "stsb"):
             assert fine_tuned(family_run, model, task) == [("zero-shot", "seed1")]
-        for task in ("tatoeba", "bucc"):
+        for task in ("tatoeba", "bucc", "lareqa"):
             assert fine_tuned(family_run, model, task) == []
     return family_run.workdir
 
@@ -31,12 +31,14 @@ def test_the_family_run_runs_each_job_once_per_model_and_task(family_run) -> Non
     """Its job counts, worked out from its config: per model, 9 fine-tunes (PAN-X, UD POS,
     SQuAD, TyDiQA, PAWS-X, SST-2, STS-B, Social IQa, XCOPA); 12 predictions (PAN-X, UD POS,
     PAWS-X, XQuAD, TyDiQA, SST-2, STS-B, Social IQa one language each, G-XLT two pairs, XCOPA
-    Estonian in two settings) and 2 retrievals (Tatoeba, BUCC), each scored; no figures."""
+    Estonian in two settings) and 4 retrievals (Tatoeba, BUCC, LAReQA's two languages), each
+    scored; one LAReQA pool, shared by its two languages; no figures."""
     shapes = len(SHAPES)
     counts = family_run.counts
     assert counts["finetune"] == 9 * shapes
-    assert counts["predict"] == 12 * shapes and counts["retrieve"] == 2 * shapes
-    assert counts["score"] == 14 * shapes
+    assert counts["predict"] == 12 * shapes and counts["retrieve"] == 4 * shapes
+    assert counts["embed_pool"] == 1 * shapes
+    assert counts["score"] == 16 * shapes
     assert not any(rule.startswith("plot") for rule in counts)
 
 
@@ -99,3 +101,44 @@ def test_glue_tables(run: Path, model: str) -> None:
     expected = (row["sst2_accuracy"] + (row["stsb_pearson"] + row["stsb_spearman"]) / 2) / 2
     assert row["avg"] == pytest.approx(expected, abs=0.01)
     assert "| SST-2 | STS-B | avg |" in (tables_dir(run) / "glue.md").read_text()
+
+
+@pytest.mark.parametrize("model", SHAPES)
+def test_lareqa_searches_one_pool_of_both_languages_and_scores_its_map(
+    run: Path, model: str
+) -> None:
+    from tests.workflow.tiny_data import XQUAD_R
+
+    pool = json.loads((variant_dir(run, model, "lareqa") / "pool" / "index.json").read_text())
+    # every sentence of both languages, named {lang}_{paragraph}_{sentence}
+    assert pool["candidates"] == [
+        f"{lang}_{p + 1}_{s}" for lang in ("en", "de") for p in range(2) for s in range(2)
+    ]
+    for language in ("en", "de"):
+        predictions = [
+            json.loads(line)
+            for line in (
+                variant_dir(run, model, "lareqa") / f"zero-shot/seed1/predictions/{language}.jsonl"
+            )
+            .read_text()
+            .splitlines()
+        ]
+        # each question's answers: its answer sentence in both languages, from XQUAD_R by hand
+        expected = {
+            qid: [f"{lang}_{p + 1}_{position}" for lang in ("en", "de")]
+            for p, (_, questions) in enumerate(XQUAD_R[language])
+            for qid, position in questions
+        }
+        assert {r["id"]: r["answers"] for r in predictions} == expected
+        # AP@20 by its definition, from the rankings the run wrote: the precision at each
+        # answer's place, over the 2 answers (a pool of 8 is ranked whole)
+        values = []
+        for record in predictions:
+            ranking = record["rankings"]["model"]
+            assert sorted(ranking) == sorted(pool["candidates"])
+            places = sorted(ranking.index(answer) + 1 for answer in record["answers"])
+            values.append(sum((i + 1) / place for i, place in enumerate(places)) / 2)
+        score = _score(run, model, "lareqa", language)
+        assert score["n"] == 3 and score["left_out"] == 0
+        assert score["metrics"]["map_at_20"] == pytest.approx(sum(values) / 3)
+    assert (tables_dir(run) / "lareqa.md").is_file()

@@ -348,3 +348,40 @@ def write_belebele_train(folder: Path) -> None:
         )
     folder.mkdir(parents=True, exist_ok=True)
     pd.DataFrame(rows).to_csv(folder / "belebele_training_set.tsv", sep="\t")
+
+
+# XQuAD-R in two languages: two paragraphs each (sentence_breaks), three questions whose ids
+# are shared across the languages; each answer's sentence by hand:
+# q1 -> paragraph 1 sentence 1, q2 -> paragraph 1 sentence 0, q3 -> paragraph 2 sentence 1
+XQUAD_R = {
+    "en": [
+        (["The dog sleeps.", "It is raining."], [("q1", 1), ("q2", 0)]),
+        (["The cat eats fish.", "We go home."], [("q3", 1)]),
+    ],
+    "de": [
+        (["Der Hund schläft.", "Es regnet."], [("q1", 1), ("q2", 0)]),
+        (["Die Katze frisst Fisch.", "Wir gehen nach Hause."], [("q3", 1)]),
+    ],
+}
+
+
+def write_xquad_r(folder: Path) -> None:
+    """LAReQA's ``xquad-r/{lang}.json`` for en and de (:data:`XQUAD_R`)."""
+    folder.mkdir(parents=True)
+    for language, paragraphs in XQUAD_R.items():
+        built = []
+        for sentences, questions in paragraphs:
+            context = " ".join(sentences)
+            starts = [context.index(sentence) for sentence in sentences]
+            breaks = [[start, start + len(s)] for start, s in zip(starts, sentences, strict=True)]
+            qas = [
+                {
+                    "id": qid,
+                    "question": f"Which sentence is number {position} ({qid})?",
+                    "answers": [{"answer_start": starts[position], "text": sentences[position]}],
+                }
+                for qid, position in questions
+            ]
+            built.append({"context": context, "sentence_breaks": breaks, "qas": qas})
+        data = {"data": [{"title": "tiny", "paragraphs": built}]}
+        (folder / f"{language}.json").write_text(json.dumps(data, ensure_ascii=False))

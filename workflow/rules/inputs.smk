@@ -35,6 +35,7 @@ def is_retrieval(task):
 
 
 RETRIEVAL_TASKS = [name for name in TASKS if is_retrieval(name)]
+POOLED_TASKS = [name for name in TASKS if family_of(get_task(name)).pooled]
 FINETUNED_TASKS = [name for name in TASKS if not is_retrieval(name)]
 
 
@@ -218,9 +219,22 @@ def retrieval_splits(task):
 
 
 def get_retrieval_data(wc):
-    return {
+    data = {
         split: data_path(wc.task, wc.lang, split) for split in retrieval_splits(wc.task)
     }
+    if wc.task in POOLED_TASKS:
+        pool = {"model": wc.model, "task": wc.task, "variant": wc.variant}
+        data["pool_vectors"] = POOL_VECTORS.format(**pool)
+        data["pool_index"] = POOL_INDEX.format(**pool)
+    return data
+
+
+def get_pool_data(wc):
+    """A pooled task's evaluated split in every configured language, in the config's order."""
+    return [
+        data_path(wc.task, lang, eval_split(wc.task))
+        for lang in task_languages(wc.task, config)
+    ]
 
 
 def get_dev_gold(wc):

@@ -15,6 +15,10 @@ RUN_DIR = "results/{model}/{task}/{variant}/{setting}/seed{seed}"
 FINETUNED = f"{RUN_DIR}/model"
 FINETUNED_PER_LANGUAGE = f"{FINETUNED}/{{lang}}"
 PREDICTIONS = f"{RUN_DIR}/predictions/{{lang}}.jsonl"
+# a pooled retrieval task's pool (LAReQA), shared by its languages' retrieve jobs
+POOL_DIR = "results/{model}/{task}/{variant}/pool"
+POOL_VECTORS = f"{POOL_DIR}/vectors.npz"
+POOL_INDEX = f"{POOL_DIR}/index.json"
 SCORES = f"{RUN_DIR}/scores/{{lang}}.json"
 # a fine-tune's training curves (dev score per epoch, loss per step), beside its model
 TRAINING_PLOT = f"{RUN_DIR}/training.png"
@@ -34,6 +38,7 @@ FEATURES_JOB = "{model}/{task}/{tokens}/{lang}/{split}"
 RUN_JOB = "{model}/{task}/{variant}/{setting}/seed{seed}"
 RUN_LANGUAGE_JOB = f"{RUN_JOB}/{{lang}}"
 PSEUDO_TEST_JOB = f"{RUN_JOB}/pseudo-test/{{lang}}"
+POOL_JOB = "{model}/{task}/{variant}/pool"
 
 
 def log_path(folder, job):

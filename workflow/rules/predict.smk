@@ -23,7 +23,38 @@ rule predict:
         "../scripts/predict.py"
 
 
-# Tatoeba and BUCC: embed with the pretrained encoder and search (no fine-tune, one setting)
+# LAReQA: the pool of every configured language's answers, embedded once per model; each
+# language's retrieve job searches it
+rule embed_pool:
+    input:
+        data=get_pool_data,
+        model=MODEL,
+    output:
+        vectors=POOL_VECTORS,
+        index=POOL_INDEX,
+    log:
+        log_path("embed_pool", POOL_JOB),
+    benchmark:
+        benchmark_path("embed_pool", POOL_JOB)
+    wildcard_constraints:
+        task="|".join(POOLED_TASKS),
+    conda:
+        "../../envs/mte.yaml"
+    threads: config["threads"]["predict"]
+    resources:
+        **job_resources("embed"),
+    params:
+        languages=lambda wc: task_languages(wc.task, config),
+        layers=lambda wc: task_config(wc.task)["layers"],
+        batch_size=lambda wc: task_config(wc.task)["batch_size"],
+        device=config["device"],
+        precision=config["inference_precision"],
+    script:
+        "../scripts/embed_pool.py"
+
+
+# Tatoeba, BUCC and LAReQA: embed with the pretrained encoder and search (no fine-tune, one
+# setting)
 rule retrieve:
     input:
         unpack(get_retrieval_data),

@@ -17,6 +17,12 @@ with rule_logging(snakemake) as log:
         "device": params.device,
         "precision": params.precision,
     }
+    if "pool_index" in snakemake.input.keys():
+        # a pooled task (LAReQA): the pool every language's questions search, embedded once
+        options["pool"] = {
+            "index": snakemake.input.pool_index,
+            "vectors": snakemake.input.pool_vectors,
+        }
     records = family_of(task).retrieve(snakemake.input.model, splits, options)
     write_jsonl(snakemake.output[0], records)
     summary(f"{len(records)} records")

@@ -36,6 +36,9 @@ class TaskFamily(ABC):
     per_example_statistics: ClassVar[bool] = True
     # the pretrained encoder's embeddings, no fine-tune (Tatoeba, BUCC)
     retrieval: ClassVar[bool] = False
+    # a retrieval family whose queries of each language search one pool built from every
+    # configured language's data at once (LAReQA): the pool is embedded once, by its own job
+    pooled: ClassVar[bool] = False
     # splits read besides the evaluated one (BUCC: dev, whose gold pairs set the threshold)
     extra_eval_splits: ClassVar[tuple[str, ...]] = ()
     # the extension of XTREME's translation files of its tasks

@@ -102,7 +102,49 @@ class Mining(Retrieval):
         return None  # F1 at a threshold chosen on dev: no per-example decomposition
 
 
+class AnswerRetrieval(Retrieval):
+    """LAReQA: each language's questions search one pool of every configured language's
+    answer sentences (each with its paragraph), embedded once by the pool job; mAP@20 as
+    XTREME-R's utils_lareqa computes it (mte.families.retrieval.answers)."""
+
+    name = "answer_retrieval"
+    pooled = True
+    search = "retrieve_answers"
+
+    def read_files(self, task, paths: list[Path], language: str, split: str) -> list[dict]:
+        from mte.families.retrieval.answers import read_xquad_r
+
+        return read_xquad_r(paths[0], language)
+
+    def read_hub(self, task, dataset, name: str, language: str) -> list[dict[str, Any]]:
+        raise NotImplementedError(f"{task.title} is read from its released files only")
+
+    def companion_files(self, task, path: Path) -> list[Path]:
+        return []
+
+    def build_pool(self, model_dir, per_language: dict[str, list], options: dict) -> dict:
+        """The pool's candidates, each question id's answers and the candidates' vectors per
+        layer choice (mte.families.retrieval.search.embed_answer_pool)."""
+        from mte.families.retrieval.search import embed_answer_pool
+
+        return embed_answer_pool(model_dir, per_language, options)
+
+    def measure(self, task, pairs: list, paths: dict) -> dict[str, Any]:
+        from mte.families.retrieval.answers import measure_answers
+
+        return measure_answers(task, pairs, paths["predictions"])
+
+    def sufficient_statistics(self, task):
+        from mte.metrics import Means
+
+        return Means(task.primary_metric)  # a question's average precision
+
+    def segments(self, task: Task, example: dict[str, Any]) -> list[str]:
+        return [example["question"], *example["sentences"]]
+
+
 FAMILY_CLASSES = (
     Retrieval,
     Mining,
+    AnswerRetrieval,
 )

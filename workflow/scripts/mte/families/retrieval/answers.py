@@ -14,12 +14,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from mte.errors import InputError
+from mte.errors import InputError, IntegrityError
 from mte.io import read_json
+from mte.metrics import Means
 from mte.ranking import average_precision_at_k
 
 # the cut-off of LAReQA's mAP (XTREME-R's third_party/evaluate_retrieval.py: k=20)
 TOP_K = 20
+# the longest question and answer (sentence and paragraph) in sub-tokens, as XTREME-R's
+# scripts/train_lareqa.sh passes them to third_party/run_retrieval_qa.py
+QUESTION_MAX_LENGTH = 96
+ANSWER_MAX_LENGTH = 256
 
 
 def read_xquad_r(path: str | Path, language: str) -> list[dict[str, Any]]:
@@ -125,3 +130,45 @@ def question_average_precisions(
         average_precision_at_k(set(relevant), ranking, k)
         for ranking, relevant in zip(rankings, answers, strict=True)
     ]
+
+
+def answer_text(candidate: dict[str, Any]) -> str:
+    """What the answer tower reads of a candidate: its sentence, then its paragraph, as one
+    string without line breaks (XTREME-R's run_retrieval_qa.py)."""
+    return (candidate["sentence"] + candidate["context"]).replace("\n", "")
+
+
+def measure_answers(task, pairs: list, predictions_path: str | Path) -> dict[str, Any]:
+    """mAP@20 of one question language for every layer choice (the first gives the headline
+    figure); each question's AP is its per-example statistic. A question whose answer lies in
+    no sentence has no answers in the pool and is left out, as utils_lareqa leaves it out."""
+    layers = pairs[0][1].get("layers") or {}
+    if not layers:
+        raise IntegrityError(f"{predictions_path}: first record names no layers")
+    kept = [(gold, prediction) for gold, prediction in pairs if prediction.get("answers")]
+    if not kept:
+        raise IntegrityError(f"{predictions_path}: no question has an answer in the pool")
+    metric = task.primary_metric
+    by_layer, first_rows = {}, None
+    for name, index in layers.items():
+        rankings = []
+        for gold, prediction in kept:
+            ranking = (prediction.get("rankings") or {}).get(name)
+            if not isinstance(ranking, list):
+                raise IntegrityError(
+                    f"{predictions_path}: id {gold['id']!r} has no ranking at layer '{name}'"
+                )
+            rankings.append(ranking)
+        values = question_average_precisions(rankings, [p["answers"] for _, p in kept])
+        rows = Means(metric).rows(values, [1.0] * len(values))
+        first_rows = rows if first_rows is None else first_rows
+        by_layer[name] = {"layer": index, metric: Means(metric).value(metric, rows)}
+    first = next(iter(by_layer.values()))
+    return {
+        "n": len(kept),
+        "metrics": {metric: first[metric]},
+        "layer": first["layer"],
+        "by_layer": by_layer,
+        "left_out": len(pairs) - len(kept),
+        "example_stats": first_rows,
+    }

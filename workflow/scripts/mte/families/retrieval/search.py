@@ -129,3 +129,88 @@ def mine_bucc(
                 for i, j, score in kept
             ]
     return out
+
+
+def embed_answer_pool(
+    model_dir: str | Path, per_language: dict[str, list[dict[str, Any]]], options: dict[str, Any]
+) -> dict[str, Any]:
+    """LAReQA's pool, embedded once: ``candidates`` (ids, in the pool's order), ``answers``
+    (question id -> candidate ids), ``layers`` and ``vectors`` (layer name -> one unit row per
+    candidate). Each candidate is read as its sentence and paragraph (``answer_text``), cut at
+    XTREME-R's answer length."""
+    from mte.families.retrieval.answers import ANSWER_MAX_LENGTH, answer_pool, answer_text
+
+    candidates, answers = answer_pool(per_language)
+    log.info(
+        "pool: %d candidates of %d languages, %d questions with an answer",
+        len(candidates),
+        len(per_language),
+        len(answers),
+    )
+    model, tokenizer, usage, layers = _encoder(model_dir, options)
+    texts = [answer_text(candidate) for candidate in candidates]
+    vectors = encode_layers(
+        model,
+        tokenizer,
+        texts,
+        layers,
+        pooling=usage["pooling"],
+        prefix=usage["prefix"],
+        batch_size=options["batch_size"],
+        max_length=ANSWER_MAX_LENGTH,
+        progress=True,
+        dtype=usage["dtype"],
+    )
+    return {
+        "candidates": [candidate["id"] for candidate in candidates],
+        "languages": sorted({candidate["language"] for candidate in candidates}),
+        "answers": answers,
+        "layers": layers,
+        "vectors": vectors,
+    }
+
+
+def retrieve_answers(
+    model_dir: str | Path, splits: dict[str, list[dict[str, Any]]], options: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """One question language's rankings: per question ``id``, the pool's ``answers`` to it and,
+    per layer choice, the ids of the 20 candidates nearest to it (``rankings``), searched
+    exactly over the pool that ``options["pool"]`` holds (as :func:`embed_answer_pool` built
+    it: ``index`` and ``vectors``)."""
+    import numpy as np
+
+    from mte.families.retrieval.answers import QUESTION_MAX_LENGTH, TOP_K
+    from mte.ranking import top_k
+
+    (questions,) = splits.values()
+    index = read_json(options["pool"]["index"])
+    with np.load(options["pool"]["vectors"]) as stored:
+        pool = {name: stored[name] for name in index["layers"]}
+    model, tokenizer, usage, layers = _encoder(model_dir, options)
+    if layers != index["layers"]:
+        raise ValueError(f"the pool was embedded at layers {index['layers']}, not {layers}")
+    vectors = encode_layers(
+        model,
+        tokenizer,
+        [question["question"] for question in questions],
+        layers,
+        pooling=usage["pooling"],
+        prefix=usage["prefix"],
+        batch_size=options["batch_size"],
+        max_length=QUESTION_MAX_LENGTH,
+        progress=True,
+        dtype=usage["dtype"],
+    )
+    found = {name: top_k(vectors[name], pool[name], TOP_K) for name in layers}
+    candidates = index["candidates"]
+    return [
+        {
+            "id": question["id"],
+            "answers": index["answers"].get(question["id"], [])
+            if question["answer_positions"]
+            else [],
+            "rankings": {name: [candidates[i] for i in found[name][row]] for name in layers},
+            "layers": layers,
+        }
+        for row, question in enumerate(questions)
+    ]
