@@ -102,3 +102,27 @@ def test_a_prediction_file_that_is_not_a_mapping_of_lists_names_itself(tmp_path:
     with pytest.raises(InputError, match="mention 'm1': expected a list") as caught:
         read_entity_links(path)
     assert str(path) in str(caught.value)
+
+
+def test_measure_answers_leaves_out_a_question_without_answers_and_scores_each_layer() -> None:
+    from mte.families.retrieval.answers import measure_answers
+    from mte.registry import TASKS
+
+    layers = {"model": 12, "xtreme": 7}
+
+    def record(answers: list[str], model: list[str], xtreme: list[str]) -> dict:
+        return {"answers": answers, "rankings": {"model": model, "xtreme": xtreme}, "layers": layers}
+
+    pairs = [
+        # answers a, b: ranked a x b at the model's layer -> (1 + 2/3) / 2; b a at XTREME's -> 1
+        ({"id": "q1"}, record(["a", "b"], ["a", "x", "b"], ["b", "a"])),
+        # answer c at place 2 -> 1/2 at both layers
+        ({"id": "q2"}, record(["c"], ["x", "c"], ["x", "c"])),
+        # its answer lies in no sentence: no answers in the pool, left out
+        ({"id": "q3"}, record([], ["a"], ["a"])),
+    ]
+    score = measure_answers(TASKS["lareqa"], pairs, "predictions.jsonl")
+    assert (score["n"], score["left_out"], score["layer"]) == (2, 1, 12)
+    assert score["metrics"]["map_at_20"] == pytest.approx(((1 + 2 / 3) / 2 + 1 / 2) / 2)
+    assert score["by_layer"]["xtreme"]["map_at_20"] == pytest.approx((1.0 + 1 / 2) / 2)
+    assert score["example_stats"][:, 0] == pytest.approx([5 / 6, 1 / 2])
