@@ -111,7 +111,8 @@ def test_measure_answers_leaves_out_a_question_without_answers_and_scores_each_l
     layers = {"model": 12, "xtreme": 7}
 
     def record(answers: list[str], model: list[str], xtreme: list[str]) -> dict:
-        return {"answers": answers, "rankings": {"model": model, "xtreme": xtreme}, "layers": layers}
+        rankings = {"model": model, "xtreme": xtreme}
+        return {"answers": answers, "rankings": rankings, "layers": layers}
 
     pairs = [
         # answers a, b: ranked a x b at the model's layer -> (1 + 2/3) / 2; b a at XTREME's -> 1
