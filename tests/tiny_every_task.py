@@ -30,6 +30,7 @@ from tests.workflow.tiny_data import (  # noqa: E402
     write_glue,
     write_lines,
     write_mctest,
+    write_mewslix,
     write_panx_folders,
     write_pawsx,
     write_qa_folders,
@@ -88,6 +89,7 @@ def write_data(data: Path) -> None:
     write_pawsx(data / "pawsx")
     write_tatoeba(data / "tatoeba")
     write_xquad_r(data / "lareqa")
+    write_mewslix(data / "mewslix")
     write_bucc(data / "bucc")
     write_glue(data / "glue")
     write_more_glue(data / "glue")
@@ -154,6 +156,7 @@ def config(data: Path) -> dict:
             "bucc": folder("bucc", languages=["de"]),
             "tatoeba": folder("tatoeba", languages=["de"]),
             "lareqa": folder("lareqa", **both),
+            "mewslix": folder("mewslix", **both),
             "xcopa": folder(
                 "xcopa",
                 languages=["et"],

@@ -216,3 +216,60 @@ def test_a_summary_without_all_nine_tasks_says_what_it_averages() -> None:
         summary_title(list(XTREME.tasks), XTREME)
         == "XTREME summary (QA: (F1 + EM) / 2; UD-POS: seqeval F1; %)"
     )
+
+
+XTREME_R = get_suite("xtreme_r")
+# google-research/xtreme master evaluate.py XTREME_R_TASK2LANGS (l. 160-176), copied from it
+EVALUATE_PY_XTREME_R = {
+    "xnli": "ar,bg,de,el,en,es,fr,hi,ru,sw,th,tr,ur,vi,zh",
+    "panx": "ar,he,vi,id,jv,ms,tl,eu,ml,ta,te,af,nl,en,de,el,bn,hi,mr,ur,fa,fr,it,pt,es,bg,ru,"
+    "ja,ka,ko,th,sw,yo,my,zh,kk,tr,et,fi,hu,qu,pl,uk,az,lt,pa,gu,ro",
+    "udpos": "af,ar,bg,de,el,en,es,et,eu,fa,fi,fr,he,hi,hu,id,it,ja,kk,ko,mr,nl,pt,ru,ta,te,th,"
+    "tl,tr,ur,vi,yo,zh,lt,pl,uk,wo,ro",
+    "tatoeba": "ar,he,vi,id,jv,tl,eu,ml,ta,te,af,nl,de,el,bn,hi,mr,ur,fa,fr,it,pt,es,bg,ru,ja,"
+    "ka,ko,th,sw,zh,kk,tr,et,fi,hu,az,lt,pl,uk,ro",
+    "xcopa": "et,ht,id,it,qu,sw,ta,th,tr,vi,zh",
+    "mewslix": "ar,de,en,es,fa,ja,pl,ro,ta,tr,uk",
+    "xquad": "en,es,de,el,ru,tr,ar,vi,th,zh,hi,ro",
+    "mlqa": "en,es,de,ar,hi,vi,zh",
+    "tydiqa": "en,ar,bn,fi,id,ko,ru,sw,te",
+}
+
+
+def test_the_xtreme_r_suite_has_evaluate_pys_tasks_and_languages() -> None:
+    assert set(XTREME_R.tasks) == {*EVALUATE_PY_XTREME_R, "lareqa"}
+    for task, languages in EVALUATE_PY_XTREME_R.items():
+        assert set(XTREME_R.task_languages(TASKS[task])) == set(languages.split(",")), task
+    # evaluate.py lists none for LAReQA (it cannot score it): XQuAD-R's 11
+    assert len(XTREME_R.task_languages(TASKS["lareqa"])) == 11
+
+
+def test_group_scores_are_the_means_of_their_tasks_and_only_where_all_run() -> None:
+    groups = XTREME_R.groups
+    scores = [
+        _score("xnli", "en", accuracy=0.8),
+        _score("xcopa", "et", accuracy=0.6),
+        _score("mewslix", "en", map_at_20=0.3),
+        _score("lareqa", "en", map_at_20=0.5),
+    ]
+    row = task_score_table(scores, ["xnli", "xcopa", "mewslix", "lareqa"], groups).iloc[0]
+    # classification (80 + 60) / 2 = 70; multiple choice XCOPA's 60; retrieval lacks Tatoeba
+    assert row["classification"] == pytest.approx(70.0)
+    assert row["multi_choice"] == pytest.approx(60.0)
+    assert "retrieval" not in row and "tagging" not in row
+    # the average is over the four tasks run: (80 + 60 + 30 + 50) / 4
+    assert row["avg"] == pytest.approx(55.0)
+
+
+def test_a_suite_table_says_which_tasks_ran_other_languages_than_the_suites() -> None:
+    from mte.summary import other_languages, summary_title
+
+    scores = [_score("xquad", "en", f1=0.5, exact_match=0.5), _score("lareqa", "en", map_at_20=0.1)]
+    found = other_languages(scores, ["xquad", "lareqa"], XTREME_R)
+    assert found == "xquad over 1 of its 12; lareqa over 1 of its 11"
+    title = summary_title(["xquad", "lareqa"], XTREME_R, found)
+    assert title.startswith("Partial XTREME-R summary: the average is over 2 of XTREME-R's 10")
+    assert "not XTREME-R's languages: xquad over 1 of its 12" in title
+    # the default languages of XTREME's XQuAD are XTREME's 11: nothing to say
+    xquad = [_score("xquad", lang, f1=0.5, exact_match=0.5) for lang in TASKS["xquad"].languages]
+    assert other_languages(xquad, ["xquad"], XTREME) == ""

@@ -21,6 +21,7 @@ from tests.workflow.tiny_data import (
     write_bucc,
     write_conll_folders,
     write_glue,
+    write_mewslix,
     write_panx_folders,
     write_pawsx,
     write_siqa,
@@ -99,6 +100,8 @@ def _other_tasks(data: Path) -> dict:
         "bucc": {"source": "files", "path": str(data / "bucc"), "languages": ["de"]},
         # LAReQA: both languages' questions search one pool of both languages' sentences
         "lareqa": {"source": "files", "path": str(data / "lareqa"), "languages": ["en", "de"]},
+        # Mewsli-X: both languages' mentions search one pool, the candidate set
+        "mewslix": {"source": "files", "path": str(data / "mewslix"), "languages": ["en", "de"]},
         "panx": {**german, "path": str(data / "panx")},
         # enough training for the tiny models to get some tags right: the check then compares
         # a count that is not zero
@@ -136,6 +139,7 @@ def _run_families(workdir: Path, models: dict[str, Path]) -> FamilyRun:
         (write_xcopa, "xcopa"),
         (write_siqa, "siqa"),
         (write_xquad_r, "lareqa"),
+        (write_mewslix, "mewslix"),
     ):
         writer(data / folder)
     write_panx_folders(data)

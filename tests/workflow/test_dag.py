@@ -10,7 +10,7 @@ import yaml
 
 from mte.config import check_configuration
 from mte.errors import ConfigError
-from mte.registry import all_suites
+from mte.registry import all_suites, get_task
 from tests.workflow.snakemake_runner import REPO, job_counts, run_snakemake
 
 pytestmark = pytest.mark.workflow
@@ -31,6 +31,49 @@ def test_xtreme_config_builds_its_dag_offline(tmp_path: Path) -> None:
     # one fine-tune per model for XNLI, PAWS-X, UD POS, PAN-X, SQuAD (XQuAD and MLQA), TyDiQA
     assert counts["finetune"] == 6 * models
     assert not (tmp_path / "resources").exists()
+
+
+def _xtreme_r_files(download: Path) -> None:
+    """Placeholders, in their formats, of the files config/xtreme-r.yaml reads from
+    download/: a UD treebank folder per language (English with train and dev), Tatoeba's 41
+    pairs, XQuAD-R's 11 files and Mewsli-X's candidate set and mentions."""
+    from mte.specs.tatoeba import FILE_CODES
+    from tests.workflow.tiny_data import write_lines, write_mewslix, write_xquad_r
+
+    suite = all_suites()["xtreme_r"]
+    word = "1\tx\tx\tNOUN\t_\t_\t0\troot\t_\t_"
+    for language in suite.task_languages(get_task("udpos")):
+        for split in ("train", "dev", "test") if language == "en" else ("test",):
+            name = f"UD_{language}-X/{language}_x-ud-{split}.conllu"
+            write_lines(download / "ud-treebanks" / name, [word, ""])
+    for language in suite.task_languages(get_task("tatoeba")):
+        code = FILE_CODES[language]
+        for side in (code, "eng"):
+            write_lines(download / "tatoeba" / f"tatoeba.{code}-eng.{side}", ["x"])
+    write_xquad_r(download / "lareqa")
+    for language in get_task("lareqa").languages:
+        english = (download / "lareqa" / "en.json").read_text()
+        (download / "lareqa" / f"{language}.json").write_text(english)
+    write_mewslix(download / "mewslix")
+
+
+def test_xtreme_r_config_builds_its_dag_offline(tmp_path: Path) -> None:
+    _xtreme_r_files(tmp_path / "download")
+    done = run_snakemake(tmp_path, REPO / "config" / "xtreme-r.yaml", "-n")
+    assert done.returncode == 0, done.stderr[-3000:]
+    counts = job_counts(done.stdout + done.stderr)
+    models = len(yaml.safe_load((REPO / "config" / "xtreme-r.yaml").read_text())["models"])
+    # evaluate.py's XTREME-R languages: XNLI 15, XCOPA 11 (and Social IQa's English dev),
+    # UD-POS 38, PAN-X 48, XQuAD 12, MLQA 7, TyDiQA 9
+    assert counts["predict"] == (15 + 11 + 1 + 38 + 48 + 12 + 7 + 9) * models
+    # Tatoeba 41, Mewsli-X 11 and LAReQA 11 retrieve with the pretrained model, the last two
+    # from one pool each
+    assert counts["retrieve"] == (41 + 11 + 11) * models
+    assert counts["embed_pool"] == 2 * models
+    # XNLI, Social IQa, XCOPA (from Social IQa's), UD-POS, PAN-X, SQuAD, TyDiQA
+    assert counts["finetune"] == 7 * models
+    # the XTREME-R summary is among the tables the run writes
+    assert "results/runs/xtreme-r/tables/xtreme_r.csv" in done.stdout + done.stderr
 
 
 def _base(tmp_path: Path) -> dict:

@@ -22,7 +22,7 @@ def run(family_run) -> Path:
     for model in SHAPES:
         for task in ("pawsx", "sst2", "stsb"):
             assert fine_tuned(family_run, model, task) == [("zero-shot", "seed1")]
-        for task in ("tatoeba", "bucc", "lareqa"):
+        for task in ("tatoeba", "bucc", "lareqa", "mewslix"):
             assert fine_tuned(family_run, model, task) == []
     return family_run.workdir
 
@@ -31,14 +31,15 @@ def test_the_family_run_runs_each_job_once_per_model_and_task(family_run) -> Non
     """Its job counts, worked out from its config: per model, 9 fine-tunes (PAN-X, UD POS,
     SQuAD, TyDiQA, PAWS-X, SST-2, STS-B, Social IQa, XCOPA); 12 predictions (PAN-X, UD POS,
     PAWS-X, XQuAD, TyDiQA, SST-2, STS-B, Social IQa one language each, G-XLT two pairs, XCOPA
-    Estonian in two settings) and 4 retrievals (Tatoeba, BUCC, LAReQA's two languages), each
-    scored; one LAReQA pool, shared by its two languages; no figures."""
+    Estonian in two settings) and 6 retrievals (Tatoeba, BUCC, LAReQA's and Mewsli-X's two
+    languages), each scored; one pool each for LAReQA and Mewsli-X, shared by their two
+    languages; no figures."""
     shapes = len(SHAPES)
     counts = family_run.counts
     assert counts["finetune"] == 9 * shapes
-    assert counts["predict"] == 12 * shapes and counts["retrieve"] == 4 * shapes
-    assert counts["embed_pool"] == 1 * shapes
-    assert counts["score"] == 16 * shapes
+    assert counts["predict"] == 12 * shapes and counts["retrieve"] == 6 * shapes
+    assert counts["embed_pool"] == 2 * shapes
+    assert counts["score"] == 18 * shapes
     assert not any(rule.startswith("plot") for rule in counts)
 
 
@@ -142,3 +143,27 @@ def test_lareqa_searches_one_pool_of_both_languages_and_scores_its_map(
         assert score["n"] == 3 and score["left_out"] == 0
         assert score["metrics"]["map_at_20"] == pytest.approx(sum(values) / 3)
     assert (tables_dir(run) / "lareqa.md").is_file()
+
+
+@pytest.mark.parametrize("model", SHAPES)
+def test_mewslix_ranks_the_candidate_set_and_scores_the_reciprocal_rank(
+    run: Path, model: str
+) -> None:
+    from tests.workflow.tiny_data import MEWSLIX_ENTITIES
+
+    pool = json.loads((variant_dir(run, model, "mewslix") / "pool" / "index.json").read_text())
+    assert pool["candidates"] == list(MEWSLIX_ENTITIES)
+    assert len(pool["source"]["sha256"]) == 64
+    for language in ("en", "de"):
+        path = variant_dir(run, model, "mewslix") / f"zero-shot/seed1/predictions/{language}.jsonl"
+        predictions = [json.loads(line) for line in path.read_text().splitlines()]
+        # the gold entities of tiny_data's two mentions
+        assert [(r["id"], r["answers"]) for r in predictions] == [
+            (f"{language}-0", ["Q1"]),
+            (f"{language}-1", ["Q3"]),
+        ]
+        # one over the gold entity's place in the ranking of the whole candidate set
+        ranks = [1 / (r["rankings"]["model"].index(r["answers"][0]) + 1) for r in predictions]
+        score = _score(run, model, "mewslix", language)
+        assert score["n"] == 2
+        assert score["metrics"]["map_at_20"] == pytest.approx(sum(ranks) / 2)

@@ -385,3 +385,57 @@ def write_xquad_r(folder: Path) -> None:
             built.append({"context": context, "sentence_breaks": breaks, "qas": qas})
         data = {"data": [{"title": "tiny", "paragraphs": built}]}
         (folder / f"{language}.json").write_text(json.dumps(data, ensure_ascii=False))
+
+
+# Mewsli-X: four candidate entities, and per language one article with two mentions whose
+# gold entities are Q1 and Q3 (get-mewsli-x.sh's layout: one mention file of every language)
+MEWSLIX_ENTITIES = {
+    "Q1": "Helsinki is the capital of Finland.",
+    "Q2": "Tea is a drink.",
+    "Q3": "A strike is a stop of work.",
+    "Q4": "The dog is an animal.",
+}
+MEWSLIX_ARTICLES = {
+    "en": "The strike in Helsinki. Buses stop.",
+    "de": "Der Streik in Helsinki. Busse halten.",
+}
+
+
+def write_mewslix(folder: Path) -> None:
+    """``candidate_set_entities.jsonl`` and ``wikinews_mentions-test.jsonl`` (en, de)."""
+    folder.mkdir(parents=True)
+    entities = [
+        {
+            "entity_id": qid,
+            "title": qid,
+            "description": text,
+            "sentence_spans": [{"start": 0, "end": len(text)}],
+            "description_language": "en",
+            "description_url": f"https://en.wikipedia.org/wiki/{qid}",
+        }
+        for qid, text in MEWSLIX_ENTITIES.items()
+    ]
+    write_lines(folder / "candidate_set_entities.jsonl", [json.dumps(e) for e in entities])
+    articles = []
+    for language, text in MEWSLIX_ARTICLES.items():
+        first = text.index(".") + 1
+        sentences = [{"start": 0, "end": first}, {"start": first + 1, "end": len(text)}]
+        city, strike = text.index("Helsinki"), text.index("Str" if language == "de" else "str")
+        mentions = [
+            {
+                "example_id": f"{language}-{n}",
+                "mention_span": {"start": at, "end": at + size, "text": text[at : at + size]},
+                "entity_id": gold,
+            }
+            for n, (at, size, gold) in enumerate([(city, 8, "Q1"), (strike, 6, "Q3")])
+        ]
+        context = {
+            "document_title": "t",
+            "document_url": "u",
+            "document_id": f"{language}-1",
+            "language": language,
+            "text": text,
+            "sentence_spans": sentences,
+        }
+        articles.append(json.dumps({"context": context, "mentions": mentions}, ensure_ascii=False))
+    write_lines(folder / "wikinews_mentions-test.jsonl", articles)

@@ -230,7 +230,11 @@ def get_retrieval_data(wc):
 
 
 def get_pool_data(wc):
-    """A pooled task's evaluated split in every configured language, in the config's order."""
+    """A pooled task's pool: its own file in the task's folder (Mewsli-X's candidate set), else
+    the evaluated split of every configured language, in the config's order."""
+    pool_file = family_of(get_task(wc.task)).pool_file
+    if pool_file:
+        return [str(Path(config["tasks"][wc.task].get("path") or ".") / pool_file)]
     return [
         data_path(wc.task, lang, eval_split(wc.task))
         for lang in task_languages(wc.task, config)

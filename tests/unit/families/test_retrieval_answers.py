@@ -127,3 +127,59 @@ def test_measure_answers_leaves_out_a_question_without_answers_and_scores_each_l
     assert score["metrics"]["map_at_20"] == pytest.approx(((1 + 2 / 3) / 2 + 1 / 2) / 2)
     assert score["by_layer"]["xtreme"]["map_at_20"] == pytest.approx((1.0 + 1 / 2) / 2)
     assert score["example_stats"][:, 0] == pytest.approx([5 / 6, 1 / 2])
+
+
+def test_a_mention_query_as_utils_mewslix_writes_it_by_hand() -> None:
+    from mte.families.retrieval.entity_links import mention_query
+
+    text = "Rain today.\nThe {bus} strike  hit Helsinki at noon."
+    sentences = [(0, 11), (12, len(text))]
+    start = text.index("Helsinki")
+    # its sentence only; the mention first, then marked; "{bus}" escaped to "(bus)"; the double
+    # space made one
+    assert mention_query(text, sentences, start, start + 8) == (
+        "Helsinki: The (bus) strike hit { Helsinki } at noon."
+    )
+    with pytest.raises(ValueError, match="no sentence holds the mention"):
+        mention_query(text, sentences, 5, 15)  # across the two sentences
+
+
+def test_mentions_of_xtreme_rs_layout_take_their_labels_from_wikinews_labels(
+    tmp_path: Path,
+) -> None:
+    from mte.registry import TASKS, family_of
+
+    text = "Helsinki is cold."
+    article = {
+        "context": {"language": "fi", "text": text, "sentence_spans": [{"start": 0, "end": 17}]},
+        "mentions": [{"example_id": "m1", "mention_span": {"start": 0, "end": 8}}],
+    }
+    (tmp_path / "wikinews_mentions").mkdir()
+    (tmp_path / "wikinews_labels").mkdir()
+    mentions = tmp_path / "wikinews_mentions" / "test-fi.jsonl"
+    mentions.write_text(json.dumps(article) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match="mention 'm1' has no entity_id and no label"):
+        family_of(TASKS["mewslix"]).read_files(TASKS["mewslix"], [mentions], "fi", "test")
+    labels = tmp_path / "wikinews_labels" / "test-fi.json"
+    labels.write_text(json.dumps({"m1": ["Q1757"]}), encoding="utf-8")
+    family = family_of(TASKS["mewslix"])
+    assert family.companion_files(TASKS["mewslix"], mentions) == [labels]
+    examples = family.read_files(TASKS["mewslix"], [mentions], "fi", "test")
+    assert examples == [
+        {"id": "m1", "question": "Helsinki: { Helsinki } is cold.", "answers": ["Q1757"]}
+    ]
+
+
+def test_an_entity_reads_as_its_description_sentences(tmp_path: Path) -> None:
+    from mte.families.retrieval.entity_links import read_entities
+
+    path = tmp_path / "candidate_set_entities.jsonl"
+    description = "Helsinki is a city.\nIt is  in Finland. Extra"
+    record = {
+        "entity_id": "Q1757",
+        "description": description,
+        "sentence_spans": [{"start": 0, "end": 19}, {"start": 20, "end": 38}],
+    }
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    # the sentences joined by a space, the double space made one; what no span covers dropped
+    assert read_entities(path) == [{"id": "Q1757", "text": "Helsinki is a city. It is in Finland."}]

@@ -122,11 +122,20 @@ class AnswerRetrieval(Retrieval):
     def companion_files(self, task, path: Path) -> list[Path]:
         return []
 
-    def build_pool(self, model_dir, per_language: dict[str, list], options: dict) -> dict:
-        """The pool's candidates, each question id's answers and the candidates' vectors per
-        layer choice (mte.families.retrieval.search.embed_answer_pool)."""
-        from mte.families.retrieval.search import embed_answer_pool
+    # the pool's own file in the task's folder, where the pool is not the configured
+    # languages' data (Mewsli-X's candidate set)
+    pool_file: str = ""
 
+    def build_pool(self, model_dir, inputs: list, languages: list, options: dict) -> dict:
+        """The pool's candidates, each question id's answers and the candidates' vectors per
+        layer choice (mte.families.retrieval.search.embed_answer_pool), from every configured
+        language's data (``inputs``, in the order of ``languages``)."""
+        from mte.families.retrieval.search import embed_answer_pool
+        from mte.io import read_jsonl
+
+        per_language = {
+            language: read_jsonl(path) for language, path in zip(languages, inputs, strict=True)
+        }
         return embed_answer_pool(model_dir, per_language, options)
 
     def measure(self, task, pairs: list, paths: dict) -> dict[str, Any]:
@@ -143,8 +152,53 @@ class AnswerRetrieval(Retrieval):
         return [example["question"], *example["sentences"]]
 
 
+class EntityRetrieval(AnswerRetrieval):
+    """Mewsli-X: each language's mentions search the candidate set (about a million entity
+    descriptions in the release), embedded once by the pool job; the mean reciprocal rank at
+    20 that XTREME-R reports as mAP@20 (mte.families.retrieval.entity_links)."""
+
+    name = "entity_retrieval"
+    search = "retrieve_entities"
+    pool_file = "candidate_set_entities.jsonl"
+
+    def read_files(self, task, paths: list[Path], language: str, split: str) -> list[dict]:
+        from mte.families.retrieval.entity_links import read_entity_links, read_mentions
+
+        labels = self.companion_files(task, paths[0], split, language)
+        gold = read_entity_links(labels[0]) if labels else None
+        return read_mentions(paths[0], language, gold)
+
+    def companion_files(
+        self, task, path: Path, split: str | None = None, language: str | None = None
+    ) -> list[Path]:
+        """XTREME-R's processed mentions (wikinews_mentions/{split}-{lang}.jsonl) keep the
+        test labels apart: wikinews_labels/{split}-{lang}.json beside their folder."""
+        labels = path.parent.parent / "wikinews_labels" / f"{path.stem}.json"
+        return [labels] if path.parent.name == "wikinews_mentions" and labels.is_file() else []
+
+    def build_pool(self, model_dir, inputs: list, languages: list, options: dict) -> dict:
+        from mte.families.retrieval.search import embed_entity_pool
+        from mte.io import sha256_file
+
+        pool = embed_entity_pool(model_dir, inputs[0], options)
+        pool["source"] = {"file": str(inputs[0]), "sha256": sha256_file(inputs[0])}
+        return pool
+
+    def check_task_config(self, task, task_cfg: dict[str, Any], key: str) -> None:
+        from mte.errors import ConfigError
+
+        candidates = Path(task_cfg.get("path") or ".") / self.pool_file
+        if task_cfg.get("source") == "files" and not candidates.is_file():
+            raise ConfigError(
+                f"{key}.path",
+                f"{task.title} searches the candidate set {candidates}, which does not exist "
+                "(get-mewsli-x.sh writes it beside the mention files)",
+            )
+
+
 FAMILY_CLASSES = (
     Retrieval,
     Mining,
     AnswerRetrieval,
+    EntityRetrieval,
 )

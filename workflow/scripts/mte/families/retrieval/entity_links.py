@@ -7,11 +7,12 @@ reciprocal rank); a mention with no prediction scores 0, as there.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from mte.errors import InputError
-from mte.io import read_json
+from mte.io import read_json, read_jsonl
 from mte.ranking import reciprocal_rank_at_k
 
 # the cut-off of the metric (utils_mewslix.TOP_K)
@@ -45,3 +46,103 @@ def entity_link_reciprocal_ranks(
         "missing": len(set(gold) - set(predictions)),
         "unexpected": len(set(predictions) - set(gold)),
     }
+
+
+# XTREME-R's mention and entity inputs: at most 64 sub-tokens (scripts/train_mewslix.sh)
+MAX_LENGTH = 64
+# utils_mewslix's markers around the mention, and how a marked span already in the text is
+# escaped: "{x}" becomes "(x)"
+MARKER_LEFT, MARKER_RIGHT = "{", "}"
+MARKED = re.compile(rf"{re.escape(MARKER_LEFT)}(.*?){re.escape(MARKER_RIGHT)}")
+# the Mewsli-X candidate set: one Entity record a line
+CANDIDATES_FILE = "candidate_set_entities.jsonl"
+
+
+def _normalize(text: str) -> str:
+    """Line breaks to spaces, double spaces to one, stripped (utils_mewslix's normalisation)."""
+    return " ".join(text.splitlines()).replace("  ", " ").strip()
+
+
+def _spans(record: Any, key: str, path: Path, number: int) -> list[tuple[int, int]]:
+    try:
+        return [(int(span["start"]), int(span["end"])) for span in record[key]]
+    except (KeyError, TypeError, ValueError) as error:
+        raise InputError(path, number, f"bad {key}: {error}") from None
+
+
+def mention_query(
+    text: str, sentences: list[tuple[int, int]], start: int, end: int, mention: str | None = None
+) -> str:
+    """The query text of a mention, as utils_mewslix.preprocess_mention writes it: the
+    sentence holding the mention, the mention marked ``{ ... }`` (marks already in the
+    sentence escaped to parentheses), the mention's text first, then normalised. Raises
+    ValueError where no sentence holds the whole mention."""
+    sentence = next(
+        ((a, b) for a, b in sentences if a <= start < b and a < end <= b),
+        None,
+    )
+    if sentence is None:
+        raise ValueError(f"no sentence holds the mention at {start}-{end}")
+    a, b = sentence
+    left = MARKED.sub(r"(\1)", text[a:start])
+    right = MARKED.sub(r"(\1)", text[end:b])
+    # the span's own text where the record gives it (utils_mewslix checks it against the text)
+    mention = text[start:end] if mention is None else mention
+    return _normalize(f"{mention}: {left} {MARKER_LEFT} {mention} {MARKER_RIGHT} {right}")
+
+
+def read_mentions(
+    path: str | Path, language: str, labels: dict[str, list[str]] | None = None
+) -> list[dict[str, Any]]:
+    """One language's mentions from Mewsli-X's JSON lines of ContextualMentions (an article's
+    ``context`` and its ``mentions``; or one ``mention`` a line): ``id`` (example_id),
+    ``question`` (:func:`mention_query`) and ``answers`` (the gold entity id: the mention's
+    ``entity_id``, else ``labels``, XTREME-R's wikinews_labels file for test sets released
+    without them). Mentions of other languages are skipped."""
+    path = Path(path)
+    examples = []
+    for number, record in enumerate(read_jsonl(path), start=1):
+        context = record.get("context") or {}
+        if context.get("language") != language:
+            continue
+        text = context.get("text")
+        if not text:
+            raise InputError(
+                path,
+                number,
+                "the article has no text (the release without text: run get-mewsli-x.sh, "
+                "which fills it in)",
+            )
+        sentences = _spans(context, "sentence_spans", path, number)
+        mentions = record.get("mentions") or ([record["mention"]] if "mention" in record else [])
+        for mention in mentions:
+            example_id = str(mention.get("example_id", ""))
+            span = mention.get("mention_span") or {}
+            try:
+                start, end = int(span["start"]), int(span["end"])
+                query = mention_query(text, sentences, start, end, span.get("text"))
+            except (KeyError, TypeError, ValueError) as error:
+                raise InputError(path, number, f"mention {example_id!r}: {error}") from None
+            gold = mention.get("entity_id") or (labels or {}).get(example_id, [None])[0]
+            if not gold:
+                raise InputError(
+                    path, number, f"mention {example_id!r} has no entity_id and no label"
+                )
+            examples.append({"id": example_id, "question": query, "answers": [gold.strip()]})
+    return examples
+
+
+def read_entities(path: str | Path) -> list[dict[str, Any]]:
+    """Mewsli-X's candidate set: per entity its ``id`` and the ``text`` its tower reads (its
+    description's sentences joined and normalised, utils_mewslix's
+    preprocess_entity_description)."""
+    path = Path(path)
+    entities = []
+    for number, record in enumerate(read_jsonl(path), start=1):
+        description = record.get("description")
+        if "entity_id" not in record or not isinstance(description, str):
+            raise InputError(path, number, "an Entity needs entity_id and description")
+        spans = _spans(record, "sentence_spans", path, number)
+        text = _normalize(" ".join(description[a:b] for a, b in spans))
+        entities.append({"id": str(record["entity_id"]), "text": text})
+    return entities

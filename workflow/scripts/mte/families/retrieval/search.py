@@ -170,19 +170,17 @@ def embed_answer_pool(
     }
 
 
-def retrieve_answers(
-    model_dir: str | Path, splits: dict[str, list[dict[str, Any]]], options: dict[str, Any]
-) -> list[dict[str, Any]]:
-    """One question language's rankings: per question ``id``, the pool's ``answers`` to it and,
-    per layer choice, the ids of the 20 candidates nearest to it (``rankings``), searched
-    exactly over the pool that ``options["pool"]`` holds (as :func:`embed_answer_pool` built
-    it: ``index`` and ``vectors``)."""
+def _search_pool(
+    model_dir: str | Path, texts: list[str], options: dict[str, Any], max_length: int
+) -> tuple[dict, dict[str, list[list[str]]]]:
+    """Embed ``texts`` (the queries) and search the pool ``options["pool"]`` holds (``index``
+    and ``vectors`` as the pool job wrote them) exactly: the index, and per layer choice the
+    ids of each query's nearest candidates, best first."""
     import numpy as np
 
-    from mte.families.retrieval.answers import QUESTION_MAX_LENGTH, TOP_K
+    from mte.families.retrieval.answers import TOP_K
     from mte.ranking import top_k
 
-    (questions,) = splits.values()
     index = read_json(options["pool"]["index"])
     with np.load(options["pool"]["vectors"]) as stored:
         pool = {name: stored[name] for name in index["layers"]}
@@ -192,25 +190,94 @@ def retrieve_answers(
     vectors = encode_layers(
         model,
         tokenizer,
-        [question["question"] for question in questions],
+        texts,
         layers,
         pooling=usage["pooling"],
         prefix=usage["prefix"],
         batch_size=options["batch_size"],
-        max_length=QUESTION_MAX_LENGTH,
+        max_length=max_length,
         progress=True,
         dtype=usage["dtype"],
     )
-    found = {name: top_k(vectors[name], pool[name], TOP_K) for name in layers}
     candidates = index["candidates"]
+    rankings = {
+        name: [[candidates[i] for i in row] for row in top_k(vectors[name], pool[name], TOP_K)]
+        for name in layers
+    }
+    return index, rankings
+
+
+def retrieve_answers(
+    model_dir: str | Path, splits: dict[str, list[dict[str, Any]]], options: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """One question language's rankings: per question ``id``, the pool's ``answers`` to it and,
+    per layer choice, the ids of the 20 candidates nearest to it (``rankings``), searched
+    exactly over the pool that ``options["pool"]`` holds (as :func:`embed_answer_pool` built
+    it: ``index`` and ``vectors``)."""
+    from mte.families.retrieval.answers import QUESTION_MAX_LENGTH
+
+    (questions,) = splits.values()
+    texts = [question["question"] for question in questions]
+    index, rankings = _search_pool(model_dir, texts, options, QUESTION_MAX_LENGTH)
     return [
         {
             "id": question["id"],
             "answers": index["answers"].get(question["id"], [])
             if question["answer_positions"]
             else [],
-            "rankings": {name: [candidates[i] for i in found[name][row]] for name in layers},
-            "layers": layers,
+            "rankings": {name: found[row] for name, found in rankings.items()},
+            "layers": index["layers"],
         }
         for row, question in enumerate(questions)
+    ]
+
+
+def embed_entity_pool(
+    model_dir: str | Path, pool_file: str | Path, options: dict[str, Any]
+) -> dict[str, Any]:
+    """Mewsli-X's candidate set, embedded once: ``candidates`` (entity ids, in the file's
+    order), ``layers`` and ``vectors``; each entity read as its description (XTREME-R's
+    preprocess_entity_description), cut at 64 sub-tokens."""
+    from mte.families.retrieval.entity_links import MAX_LENGTH, read_entities
+
+    entities = read_entities(pool_file)
+    log.info("pool: %d candidate entities", len(entities))
+    model, tokenizer, usage, layers = _encoder(model_dir, options)
+    vectors = encode_layers(
+        model,
+        tokenizer,
+        [entity["text"] for entity in entities],
+        layers,
+        pooling=usage["pooling"],
+        prefix=usage["prefix"],
+        batch_size=options["batch_size"],
+        max_length=MAX_LENGTH,
+        progress=True,
+        dtype=usage["dtype"],
+    )
+    return {
+        "candidates": [entity["id"] for entity in entities],
+        "layers": layers,
+        "vectors": vectors,
+    }
+
+
+def retrieve_entities(
+    model_dir: str | Path, splits: dict[str, list[dict[str, Any]]], options: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """One language's mentions: per mention ``id``, its gold entity (``answers``) and per
+    layer choice the 20 nearest entities of the candidate set (``rankings``)."""
+    from mte.families.retrieval.entity_links import MAX_LENGTH
+
+    (mentions,) = splits.values()
+    texts = [mention["question"] for mention in mentions]
+    index, rankings = _search_pool(model_dir, texts, options, MAX_LENGTH)
+    return [
+        {
+            "id": mention["id"],
+            "answers": mention["answers"],
+            "rankings": {name: found[row] for name, found in rankings.items()},
+            "layers": index["layers"],
+        }
+        for row, mention in enumerate(mentions)
     ]
