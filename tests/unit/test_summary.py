@@ -273,3 +273,13 @@ def test_a_suite_table_says_which_tasks_ran_other_languages_than_the_suites() ->
     # the default languages of XTREME's XQuAD are XTREME's 11: nothing to say
     xquad = [_score("xquad", lang, f1=0.5, exact_match=0.5) for lang in TASKS["xquad"].languages]
     assert other_languages(xquad, ["xquad"], XTREME) == ""
+
+
+def test_the_xtreme_r_table_is_written_for_configs_that_opt_in() -> None:
+    # XNLI and MLQA alone (the XLM-R paper's config): XTREME's partial summary, not XTREME-R's
+    xlmr = {"xnli": {"source": "hub"}, "mlqa": {"source": "hub"}}
+    assert XTREME.configured(xlmr) == ["xnli", "mlqa"]
+    assert XTREME_R.configured(xlmr) == []
+    # a task only XTREME-R has, or XTREME-R's languages for a task
+    assert XTREME_R.configured({**xlmr, "lareqa": {}}) == ["xnli", "mlqa", "lareqa"]
+    assert XTREME_R.configured({"panx": {"languages": "xtreme_r"}}) == ["panx"]

@@ -151,10 +151,13 @@ def discover_suites(tasks: dict[str, Task], package: str = "mte.specs") -> dict[
                 raise TypeError(f"{where}: layout {suite.layout!r} is not one of {SUITE_LAYOUTS}")
             grouped = [task for _, members in suite.groups for task in members]
             named = (*suite.merged, *suite.averaged, *suite.languages, *grouped)
+            named += suite.opt_in_tasks
             unknown = [t for t in (*suite.tasks, *named) if t not in tasks]
             if unknown:
                 raise TypeError(f"{where}: unknown task(s) {', '.join(unknown)}")
-            outside = [t for t in (*suite.languages, *grouped) if t not in suite.tasks]
+            outside = [
+                t for t in (*suite.languages, *grouped, *suite.opt_in_tasks) if t not in suite.tasks
+            ]
             if outside:
                 raise TypeError(f"{where}: {', '.join(outside)} not among its tasks")
             for name, languages in suite.languages.items():

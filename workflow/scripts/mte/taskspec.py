@@ -155,6 +155,19 @@ class Suite:
         """The languages the paper scores ``task`` on."""
         return self.languages.get(task.name, task.languages)
 
+    # where not empty, the table is written only for a config that runs one of these tasks or
+    # takes the suite's languages for a task (``languages: xtreme_r``), not for every config
+    # with one of its tasks: XTREME-R's tasks are mostly XTREME's, whose configs would
+    # otherwise get a partial XTREME-R table
+    opt_in_tasks: tuple[str, ...] = ()
+
     def configured(self, configured_tasks) -> list[str]:
-        """The suite's tasks that a config runs, in the suite's order."""
+        """The suite's tasks that a config runs, in the suite's order (none where the suite
+        is opt-in and the config does not opt in)."""
+        opted = any(task in configured_tasks for task in self.opt_in_tasks) or any(
+            isinstance(entry, dict) and entry.get("languages") == self.name
+            for entry in configured_tasks.values()
+        )
+        if self.opt_in_tasks and not opted:
+            return []
         return [task for task in self.tasks if task in configured_tasks]
