@@ -164,13 +164,11 @@ class EntityRetrieval(AnswerRetrieval):
     def read_files(self, task, paths: list[Path], language: str, split: str) -> list[dict]:
         from mte.families.retrieval.entity_links import read_entity_links, read_mentions
 
-        labels = self.companion_files(task, paths[0], split, language)
+        labels = self.companion_files(task, paths[0])
         gold = read_entity_links(labels[0]) if labels else None
         return read_mentions(paths[0], language, gold)
 
-    def companion_files(
-        self, task, path: Path, split: str | None = None, language: str | None = None
-    ) -> list[Path]:
+    def companion_files(self, task, path: Path) -> list[Path]:
         """XTREME-R's processed mentions (wikinews_mentions/{split}-{lang}.jsonl) keep the
         test labels apart: wikinews_labels/{split}-{lang}.json beside their folder."""
         labels = path.parent.parent / "wikinews_labels" / f"{path.stem}.json"

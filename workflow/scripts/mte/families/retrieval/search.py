@@ -38,7 +38,7 @@ def load_encoder(
     return model, tokenizer, usage, layers
 
 
-def _embed(model, tokenizer, usage, layers, texts, batch_size) -> dict:
+def _embed(model, tokenizer, usage, layers, texts, batch_size, max_length: int = 512) -> dict:
     return encode_layers(
         model,
         tokenizer,
@@ -47,6 +47,7 @@ def _embed(model, tokenizer, usage, layers, texts, batch_size) -> dict:
         pooling=usage["pooling"],
         prefix=usage["prefix"],
         batch_size=batch_size,
+        max_length=max_length,
         progress=True,
         dtype=usage["dtype"],
     )
@@ -149,17 +150,8 @@ def embed_answer_pool(
     )
     model, tokenizer, usage, layers = _encoder(model_dir, options)
     texts = [answer_text(candidate) for candidate in candidates]
-    vectors = encode_layers(
-        model,
-        tokenizer,
-        texts,
-        layers,
-        pooling=usage["pooling"],
-        prefix=usage["prefix"],
-        batch_size=options["batch_size"],
-        max_length=ANSWER_MAX_LENGTH,
-        progress=True,
-        dtype=usage["dtype"],
+    vectors = _embed(
+        model, tokenizer, usage, layers, texts, options["batch_size"], ANSWER_MAX_LENGTH
     )
     return {
         "candidates": [candidate["id"] for candidate in candidates],
@@ -187,18 +179,7 @@ def _search_pool(
     model, tokenizer, usage, layers = _encoder(model_dir, options)
     if layers != index["layers"]:
         raise ValueError(f"the pool was embedded at layers {index['layers']}, not {layers}")
-    vectors = encode_layers(
-        model,
-        tokenizer,
-        texts,
-        layers,
-        pooling=usage["pooling"],
-        prefix=usage["prefix"],
-        batch_size=options["batch_size"],
-        max_length=max_length,
-        progress=True,
-        dtype=usage["dtype"],
-    )
+    vectors = _embed(model, tokenizer, usage, layers, texts, options["batch_size"], max_length)
     candidates = index["candidates"]
     rankings = {
         name: [[candidates[i] for i in row] for row in top_k(vectors[name], pool[name], TOP_K)]
@@ -219,16 +200,26 @@ def retrieve_answers(
     (questions,) = splits.values()
     texts = [question["question"] for question in questions]
     index, rankings = _search_pool(model_dir, texts, options, QUESTION_MAX_LENGTH)
+    # a question whose answer lies in no sentence has no answers (utils_lareqa leaves it out)
+    answers = [
+        index["answers"].get(question["id"], []) if question["answer_positions"] else []
+        for question in questions
+    ]
+    return _ranked_records(questions, answers, index, rankings)
+
+
+def _ranked_records(
+    queries: list[dict[str, Any]], answers: list[list[str]], index: dict, rankings: dict
+) -> list[dict[str, Any]]:
+    """Per query its ``id``, its ``answers`` and per layer choice its ranking."""
     return [
         {
-            "id": question["id"],
-            "answers": index["answers"].get(question["id"], [])
-            if question["answer_positions"]
-            else [],
+            "id": query["id"],
+            "answers": relevant,
             "rankings": {name: found[row] for name, found in rankings.items()},
             "layers": index["layers"],
         }
-        for row, question in enumerate(questions)
+        for row, (query, relevant) in enumerate(zip(queries, answers, strict=True))
     ]
 
 
@@ -243,18 +234,8 @@ def embed_entity_pool(
     entities = read_entities(pool_file)
     log.info("pool: %d candidate entities", len(entities))
     model, tokenizer, usage, layers = _encoder(model_dir, options)
-    vectors = encode_layers(
-        model,
-        tokenizer,
-        [entity["text"] for entity in entities],
-        layers,
-        pooling=usage["pooling"],
-        prefix=usage["prefix"],
-        batch_size=options["batch_size"],
-        max_length=MAX_LENGTH,
-        progress=True,
-        dtype=usage["dtype"],
-    )
+    texts = [entity["text"] for entity in entities]
+    vectors = _embed(model, tokenizer, usage, layers, texts, options["batch_size"], MAX_LENGTH)
     return {
         "candidates": [entity["id"] for entity in entities],
         "layers": layers,
@@ -272,12 +253,4 @@ def retrieve_entities(
     (mentions,) = splits.values()
     texts = [mention["question"] for mention in mentions]
     index, rankings = _search_pool(model_dir, texts, options, MAX_LENGTH)
-    return [
-        {
-            "id": mention["id"],
-            "answers": mention["answers"],
-            "rankings": {name: found[row] for name, found in rankings.items()},
-            "layers": index["layers"],
-        }
-        for row, mention in enumerate(mentions)
-    ]
+    return _ranked_records(mentions, [mention["answers"] for mention in mentions], index, rankings)
