@@ -79,6 +79,9 @@ def _qa_tasks(data: Path, tydiqa: Path) -> dict:
             "path": str(tydiqa),
             "languages": ["fi"],
             "doc_stride": 16,
+            # XTREME's run_squad.py windows (SQuAD's fine-tune keeps run_qa's)
+            "windows": "run_squad",
+            "max_query_length": 16,
             # XTREME's --do_lower_case (mBERT's WordPiece lower-cases; a no-op for the others'
             # tokenizers), and a model chosen on dev after every 2nd step, not the final one
             "do_lower_case": True,

@@ -59,6 +59,10 @@ def test_tydiqa_reads_its_lower_casing_and_selection_settings(run: Path, model: 
     assert logs and all(said in log.read_text() for log in logs)
     squad_logs = list((run / "results" / "logs" / "tokenize" / model / "squad").rglob("*.log"))
     assert squad_logs and not any("do_lower_case" in log.read_text() for log in squad_logs)
+    # TyDiQA windows as XTREME's run_squad.py, SQuAD as Hugging Face's run_qa.py
+    said = "run_squad windows: 16 sub-tokens between window starts, questions cut to 16"
+    assert all(said in log.read_text() for log in logs)
+    assert not any("run_squad" in log.read_text() for log in squad_logs)
     training = json.loads(
         (variant_dir(run, model, "tydiqa") / "zero-shot/seed1/model/training.json").read_text()
     )

@@ -22,9 +22,18 @@ with rule_logging(snakemake) as log:
         snakemake.params.max_length,
         label_subword=snakemake.params.label_subword,
         doc_stride=snakemake.params.doc_stride,
+        windows=owner.get("windows", "run_qa"),
+        max_query_length=owner.get("max_query_length", 64),
+        do_lower_case=owner.get("do_lower_case", False),
         training=snakemake.wildcards.split in ("train", "translate-train"),
     )
     save_features(features, snakemake.output[0])
+    if features.get("windows") == "run_squad":
+        log.info(
+            "run_squad windows: %d sub-tokens between window starts, questions cut to %d",
+            snakemake.params.doc_stride,
+            owner.get("max_query_length", 64),
+        )
     summary(
         "%d examples, %d inputs of at most %d sub-tokens; %d pairs truncated, %d sentences split",
         len(examples),

@@ -258,7 +258,13 @@ def needed_splits(task_name: str, config: dict[str, Any]) -> list[tuple[str, str
 
 
 # what a task that evaluates another task's fine-tunes may not set: the fine-tune's own
-SHARED_FINETUNE_KEYS = ("hyperparameters", "doc_stride", "do_lower_case")
+SHARED_FINETUNE_KEYS = (
+    "hyperparameters",
+    "doc_stride",
+    "do_lower_case",
+    "windows",
+    "max_query_length",
+)
 
 
 def check_shared_finetunes(config: dict[str, Any]) -> None:
@@ -523,6 +529,9 @@ def tokens_params(task_name: str, config: dict[str, Any]) -> dict[str, Any]:
     # named only when set, so that the folders of every run without it keep their names
     if owner.get("do_lower_case"):
         params["do_lower_case"] = True
+    if owner.get("windows") == "run_squad":
+        params["windows"] = "run_squad"
+        params["max_query_length"] = owner.get("max_query_length")
     return params
 
 

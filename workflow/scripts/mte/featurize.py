@@ -8,13 +8,21 @@ from mte.registry import family_of
 from mte.taskspec import Task
 
 # what a family's tokenisation reads besides ``max_length``, and its value when not given
-TOKENIZE_DEFAULTS = {"label_subword": "first", "doc_stride": 128, "training": False}
+TOKENIZE_DEFAULTS = {
+    "label_subword": "first",
+    "doc_stride": 128,
+    "training": False,
+    "windows": "run_qa",
+    "max_query_length": 64,
+    "do_lower_case": False,
+}
 
 
 def tokenize_examples(
     tokenizer: Any, examples: list[dict[str, Any]], task: Task, max_length: int, **options: Any
 ) -> dict[str, Any]:
-    """Features of the task's family. ``options``: ``label_subword`` (tagging), ``doc_stride``
-    (QA windows), ``training`` (the split fine-tunes: QA keeps the windows with an answer)."""
+    """Features of the task's family. ``options``: ``label_subword`` (tagging), ``doc_stride``,
+    ``windows``, ``max_query_length`` and ``do_lower_case`` (QA windows and answer text),
+    ``training`` (the split fine-tunes)."""
     chosen = {**TOKENIZE_DEFAULTS, **options, "max_length": max_length}
     return family_of(task).tokenize(tokenizer, examples, task, chosen)

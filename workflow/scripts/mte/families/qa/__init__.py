@@ -15,6 +15,11 @@ from mte.taskspec import FamilyOptions, Task
 # sub-tokens a QA window must keep beside the overlap, for the question and new context
 QUESTION_ROOM = 32
 NORMALIZATIONS = ("squad", "mlqa")
+# how a context is cut into windows and an answer decoded: Hugging Face's run_qa.py example or
+# XTREME's run_squad.py (mte.families.qa.squad_windows)
+WINDOWS = ("run_qa", "run_squad")
+# the special tokens of a question-context pair: XLM-R's <s> q </s></s> c </s> (BERT's: 3)
+MOST_PAIR_SPECIALS = 4
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,19 @@ class QuestionAnswering(TaskFamily):
     def tokenize(self, tokenizer, examples, task, options: dict) -> dict[str, Any]:
         from mte.families.qa.features import tokenize_qa
 
+        if options["windows"] == "run_squad":
+            from mte.families.qa.squad_windows import tokenize_run_squad
+
+            return tokenize_run_squad(
+                tokenizer,
+                examples,
+                task,
+                options["max_length"],
+                options["doc_stride"],
+                options["max_query_length"],
+                options["training"],
+                options["do_lower_case"],
+            )
         return tokenize_qa(
             tokenizer,
             examples,
@@ -99,6 +117,18 @@ class QuestionAnswering(TaskFamily):
         if "hyperparameters" not in task_cfg:
             return
         stride, length = task_cfg["doc_stride"], task_cfg["hyperparameters"]["max_length"]
+        if task_cfg.get("windows") == "run_squad":
+            # each window must reach where the next begins, whatever the question's length
+            room = length - task_cfg["max_query_length"] - MOST_PAIR_SPECIALS
+            if not 0 < stride <= room:
+                raise ConfigError(
+                    f"{key}.doc_stride",
+                    f"run_squad windows start doc_stride sub-tokens apart: it must be between "
+                    f"1 and {room} (max_length {length} less max_query_length "
+                    f"{task_cfg['max_query_length']} and {MOST_PAIR_SPECIALS} special tokens), "
+                    f"not {stride}",
+                )
+            return
         if stride + QUESTION_ROOM >= length:
             raise ConfigError(
                 f"{key}.doc_stride",

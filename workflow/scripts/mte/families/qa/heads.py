@@ -8,6 +8,8 @@ from typing import Any, ClassVar
 
 import torch
 
+from mte.batching import collate
+from mte.families.qa import squad_windows
 from mte.families.qa.metrics import qa_normalizer, qa_scores
 from mte.heads import Head
 
@@ -26,12 +28,34 @@ class QuestionAnsweringHead(Head):
             "end_positions": torch.tensor([features["end_positions"][i] for i in indices]),
         }
 
-    def start(self, features: dict[str, Any]) -> list[tuple[float, str]]:
-        """The best (score, answer) per question so far: none yet."""
+    def collate(
+        self, features: dict[str, Any], indices: Sequence[int], pad_id: int
+    ) -> dict[str, torch.Tensor]:
+        """Windows padded to the longest of the batch, or to ``pad_to`` (run_squad's windows
+        are all ``max_length`` long: its n-best starts and ends include the padding)."""
+        batch = collate(features, indices, pad_id)
+        width = features.get("pad_to", 0) - batch["input_ids"].shape[1]
+        if width > 0:
+            batch = {
+                name: torch.nn.functional.pad(
+                    tensor, (0, width), value=pad_id if name == "input_ids" else 0
+                )
+                for name, tensor in batch.items()
+            }
+        return batch
+
+    def start(self, features: dict[str, Any]) -> list:
+        """The best (score, answer) per question so far: none yet (run_squad's windows: the
+        best (score, window, start, end))."""
+        if features.get("windows") == "run_squad":
+            return [None for _ in features["ids"]]
         return [(float("-inf"), "") for _ in features["ids"]]
 
     def read(self, features, indices, outputs, collected: list) -> None:
         """Each window's best span, kept where it beats its question's best so far."""
+        if features.get("windows") == "run_squad":
+            self._read_run_squad(features, indices, outputs, collected)
+            return
         for row, window in enumerate(indices):
             example = features["window_example"][window]
             offsets = features["offsets"][window]
@@ -44,8 +68,36 @@ class QuestionAnsweringHead(Head):
                 collected[example] = (score, context[offsets[first][0] : offsets[last][1]].strip())
 
     def finish(self, features: dict[str, Any], collected: list) -> list[str]:
-        """One answer string per question (empty when no window offers a valid span)."""
+        """One answer string per question (empty when no window offers a valid span;
+        run_squad's ``empty``)."""
+        if features.get("windows") == "run_squad":
+            return [
+                squad_windows.NO_ANSWER
+                if best is None
+                else squad_windows.span_answer(features, *best[1:])
+                for best in collected
+            ]
         return [answer for _, answer in collected]
+
+    def _read_run_squad(self, features, indices, outputs, collected: list) -> None:
+        """Each window's best valid span as ``compute_predictions_logits`` finds it, kept where
+        it beats its question's best so far (on a tie, the earlier window: that script sorts
+        its candidates stably, window by window)."""
+        for row, window in enumerate(indices):
+            span = squad_windows.window_best_span(
+                outputs["start_logits"][row].tolist(),
+                outputs["end_logits"][row].tolist(),
+                len(features["input_ids"][window]),
+                features["context_offset"][window],
+                features["window_length"][window],
+                features["max_context"][window],
+            )
+            if span is None:
+                continue
+            example = features["window_example"][window]
+            best = collected[example]
+            if best is None or span[0] > best[0] or (span[0] == best[0] and window < best[1]):
+                collected[example] = (span[0], window, span[1], span[2])
 
     def _best_span(self, starts: torch.Tensor, ends: torch.Tensor, offsets: list):
         """(score, first token, last token) of the best valid span among the n-best starts

@@ -1,0 +1,453 @@
+"""QA windows and answers as XTREME's ``third_party/run_squad.py`` makes them.
+
+XTREME and XTREME-R fine-tune and predict QA with ``run_squad.py``, whose features come from
+``third_party/processors/squad.py`` and whose answers from transformers 2.x's
+``compute_predictions_logits`` (the port of BERT's ``run_squad.py``). What differs from Hugging
+Face's ``run_qa.py`` (:mod:`mte.families.qa.features`):
+
+- the context is split on whitespace into words first and each word is sub-tokenised on its own;
+- the question is cut to ``max_query_length`` sub-tokens;
+- ``doc_stride`` is the step between the first context sub-tokens of consecutive windows (windows
+  are made while ``len(windows) * doc_stride < len(context sub-tokens)``), not their overlap;
+- a training window that does not hold the answer is kept, labelled at the CLS token;
+- every window is padded to ``max_length``, so the n-best starts and ends are taken over all its
+  positions (padding included) before the invalid ones are dropped;
+- a start counts only in the window where its token has the most context on both sides
+  (``token_is_max_context``), and the answer's text is the whitespace words it covers, cut to
+  the predicted sub-tokens by ``get_final_text``'s character alignment. A question with no valid
+  span is answered with the string ``empty``, as that script answers it.
+"""
+
+from __future__ import annotations
+
+import logging
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from mte.features import feature_header
+from mte.taskspec import Task
+
+log = logging.getLogger(__name__)
+
+# run_squad.py's defaults that XTREME's scripts keep (train_qa.sh passes neither)
+N_BEST = 20
+MAX_ANSWER_TOKENS = 30
+# what compute_predictions_logits answers when no span of any window is valid
+NO_ANSWER = "empty"
+METASPACE = "\u2581"
+
+
+def _is_squad_whitespace(char: str) -> bool:
+    # processors/squad.py's _is_whitespace: these five only (a no-break space stays in a word)
+    return char in " \t\r\n" or ord(char) == 0x202F
+
+
+def whitespace_words(context: str) -> tuple[list[str], list[int]]:
+    """The context's whitespace-separated words and, per character, the index of the word it
+    belongs to (a space belongs to the word before it), as ``SquadExample`` splits a context."""
+    words: list[str] = []
+    char_to_word: list[int] = []
+    after_space = True
+    for char in context:
+        if _is_squad_whitespace(char):
+            after_space = True
+        else:
+            if after_space:
+                words.append(char)
+            else:
+                words[-1] += char
+            after_space = False
+        char_to_word.append(len(words) - 1)
+    return words, char_to_word
+
+
+@dataclass(frozen=True)
+class PairTemplate:
+    """Where a tokenizer puts its special tokens around a (question, context) pair:
+    ``prefix + question + middle + context + suffix``, and the segment id of each part (None
+    when the model takes no segment ids)."""
+
+    prefix: list[int]
+    middle: list[int]
+    suffix: list[int]
+    segments: tuple[int, int, int, int, int] | None
+
+    @property
+    def added(self) -> int:
+        return len(self.prefix) + len(self.middle) + len(self.suffix)
+
+    def context_offset(self, question_length: int) -> int:
+        """Position of the first context sub-token in a window."""
+        return len(self.prefix) + question_length + len(self.middle)
+
+    def ids(self, question: list[int], context: list[int]) -> list[int]:
+        return [*self.prefix, *question, *self.middle, *context, *self.suffix]
+
+    def segment_ids(self, question: list[int], context: list[int]) -> list[int] | None:
+        if self.segments is None:
+            return None
+        lengths = (len(self.prefix), len(question), len(self.middle), len(context))
+        lengths += (len(self.suffix),)
+        return [s for s, n in zip(self.segments, lengths, strict=True) for _ in range(n)]
+
+
+def pair_template(tokenizer: Any) -> PairTemplate:
+    """The tokenizer's pair layout, read off the encoding of a one-word pair (transformers 5's
+    fast tokenizers no longer expose ``build_inputs_with_special_tokens``)."""
+    first = tokenizer("a", add_special_tokens=False)["input_ids"]
+    second = tokenizer("b", add_special_tokens=False)["input_ids"]
+    encoded = tokenizer("a", "b")
+    ids = list(encoded["input_ids"])
+    at_first = next(i for i in range(len(ids)) if ids[i : i + len(first)] == first)
+    after_first = at_first + len(first)
+    at_second = next(i for i in range(after_first, len(ids)) if ids[i : i + len(second)] == second)
+    after_second = at_second + len(second)
+    segments = None
+    if "token_type_ids" in tokenizer.model_input_names and "token_type_ids" in encoded:
+        types = list(encoded["token_type_ids"])
+        segments = (
+            types[0] if at_first else 0,
+            types[at_first],
+            types[after_first] if at_second > after_first else types[at_first],
+            types[at_second],
+            types[after_second] if after_second < len(ids) else types[at_second],
+        )
+    return PairTemplate(ids[:at_first], ids[after_first:at_second], ids[after_second:], segments)
+
+
+def detokenizer(tokenizer: Any) -> str:
+    """How sub-tokens are joined back into text, as the legacy slow tokenizers'
+    ``convert_tokens_to_string`` joins them: ``metaspace`` (SentencePiece: XLM-R, e5) or
+    ``wordpiece`` (BERT)."""
+    if tokenizer.convert_tokens_to_string([f"{METASPACE}a", f"{METASPACE}b", "c"]) == "a bc":
+        return "metaspace"
+    if tokenizer.convert_tokens_to_string(["a", "##b", "c"]) == "ab c":
+        return "wordpiece"
+    raise ValueError(
+        f"{type(tokenizer).__name__}: neither a SentencePiece nor a WordPiece tokenizer; the "
+        "run_squad windows need one of them to map an answer's sub-tokens back to text"
+    )
+
+
+def detokenize(tokens: list[str], style: str) -> str:
+    """XLMRobertaTokenizer's or BertTokenizer's ``convert_tokens_to_string`` (transformers 2.x)."""
+    if style == "metaspace":
+        return "".join(tokens).replace(METASPACE, " ").strip()
+    return " ".join(tokens).replace(" ##", "").strip()
+
+
+def word_pieces(tokenizer: Any, words: list[str]) -> list[list[str]]:
+    """Each word's sub-tokens, the word tokenised on its own as ``squad.py`` tokenises it."""
+    if not words:
+        return []
+    if getattr(tokenizer, "is_fast", False):
+        encoded = tokenizer(words, add_special_tokens=False)
+        return [encoded.tokens(i) for i in range(len(words))]
+    return [tokenizer.tokenize(word) for word in words]
+
+
+def window_spans(n_subtokens: int, capacity: int, doc_stride: int) -> list[tuple[int, int]]:
+    """(first context sub-token, length) of each window: starts ``doc_stride`` apart, each
+    holding at most ``capacity`` sub-tokens, the last one reaching the context's end."""
+    spans: list[tuple[int, int]] = []
+    while len(spans) * doc_stride < n_subtokens:
+        start = len(spans) * doc_stride
+        spans.append((start, min(n_subtokens - start, capacity)))
+        if start + capacity >= n_subtokens:  # nothing overflowed: the context ends here
+            break
+    return spans
+
+
+def has_max_context(spans: list[tuple[int, int]], index: int, position: int) -> bool:
+    """Whether window ``index`` gives the sub-token at ``position`` its most context: the
+    largest min(left, right) + 0.01 * window length, the first window on a tie."""
+    best_score, best_index = None, None
+    for span_index, (start, length) in enumerate(spans):
+        end = start + length - 1
+        if position < start or position > end:
+            continue
+        score = min(position - start, end - position) + 0.01 * length
+        if best_score is None or score > best_score:
+            best_score, best_index = score, span_index
+    return best_index == index
+
+
+def improve_answer_span(
+    subtokens: list[str], start: int, end: int, answer_pieces: list[str]
+) -> tuple[int, int]:
+    """The tightest sub-token span inside [start, end] whose pieces are the answer's own."""
+    wanted = " ".join(answer_pieces)
+    for new_start in range(start, end + 1):
+        for new_end in range(end, new_start - 1, -1):
+            if " ".join(subtokens[new_start : new_end + 1]) == wanted:
+                return new_start, new_end
+    return start, end
+
+
+def tokenize_run_squad(
+    tokenizer: Any,
+    examples: list[dict[str, Any]],
+    task: Task,
+    max_length: int,
+    doc_stride: int,
+    max_query_length: int,
+    training: bool,
+    do_lower_case: bool = False,
+) -> dict[str, Any]:
+    """Windows of every example as ``squad_convert_example_to_features`` makes them.
+
+    Per window: ``input_ids`` (unpadded; ``pad_to`` pads them), ``token_type_ids`` where the
+    model takes them, its example, its first context sub-token (``window_start``), its context
+    length, where its context begins (``context_offset``) and which of its context tokens have
+    their most context there; per example the words, sub-tokens and each sub-token's word, to
+    map an answer back. For training, ``start_positions``/``end_positions`` (the CLS position
+    where the window lacks the answer); an example whose answer is not in its words is left out,
+    as ``squad.py`` leaves it out.
+    """
+    template = pair_template(tokenizer)
+    capacity_base = max_length - template.added
+    cls_id = tokenizer.cls_token_id
+    cls_index = template.prefix.index(cls_id) if cls_id in template.prefix else 0
+    features: dict[str, Any] = {
+        **feature_header(tokenizer, examples, task, max_length, ()),
+        "windows": "run_squad",
+        "pad_to": max_length,
+        "detokenizer": detokenizer(tokenizer),
+        "do_lower_case": do_lower_case,
+        "contexts": [e["context"] for e in examples],
+        "answers": [e["answers"]["text"] for e in examples],
+        "doc_words": [],
+        "doc_subtokens": [],
+        "subtoken_word": [],
+        "input_ids": [],
+        "window_example": [],
+        "window_start": [],
+        "window_length": [],
+        "context_offset": [],
+        "max_context": [],
+        "start_positions": [],
+        "end_positions": [],
+        "answers_not_found": 0,
+    }
+    if template.segments is not None:
+        features["token_type_ids"] = []
+    pieces_of: dict[str, tuple] = {}  # contexts repeat across questions: tokenise each once
+    questions = tokenizer([e["question"] for e in examples], add_special_tokens=False)
+    for index, example in enumerate(examples):
+        context = example["context"]
+        if context not in pieces_of:
+            words, char_to_word = whitespace_words(context)
+            subtokens, subtoken_word, word_first = [], [], []
+            for word_index, pieces in enumerate(word_pieces(tokenizer, words)):
+                word_first.append(len(subtokens))
+                subtokens += pieces
+                subtoken_word += [word_index] * len(pieces)
+            ids = tokenizer.convert_tokens_to_ids(subtokens)
+            # an answer's text is read from its ids' tokens, as squad.py reads feature.tokens
+            id_tokens = tokenizer.convert_ids_to_tokens(ids)
+            pieces_of[context] = (
+                words, char_to_word, subtokens, ids, id_tokens, subtoken_word, word_first
+            )  # fmt: skip
+        words, char_to_word, subtokens, ids, id_tokens, subtoken_word, word_first = pieces_of[
+            context
+        ]
+        features["doc_words"].append(words)
+        features["doc_subtokens"].append(id_tokens)
+        features["subtoken_word"].append(subtoken_word)
+        answer_span = None
+        if training:
+            answer_span = _training_answer(tokenizer, example, words, char_to_word, subtokens,
+                                           word_first)  # fmt: skip
+            if answer_span is None:
+                features["answers_not_found"] += 1
+                continue
+        question = questions["input_ids"][index][:max_query_length]
+        offset = template.context_offset(len(question))
+        spans = window_spans(len(ids), capacity_base - len(question), doc_stride)
+        for span_index, (start, length) in enumerate(spans):
+            window_ids = ids[start : start + length]
+            features["input_ids"].append(template.ids(question, window_ids))
+            if template.segments is not None:
+                features["token_type_ids"].append(template.segment_ids(question, window_ids))
+            features["window_example"].append(index)
+            features["window_start"].append(start)
+            features["window_length"].append(length)
+            features["context_offset"].append(offset)
+            features["max_context"].append(
+                [has_max_context(spans, span_index, start + j) for j in range(length)]
+            )
+            if answer_span is not None:
+                first, last = answer_span
+                if first >= start and last <= start + length - 1:
+                    features["start_positions"].append(first - start + offset)
+                    features["end_positions"].append(last - start + offset)
+                else:
+                    features["start_positions"].append(cls_index)
+                    features["end_positions"].append(cls_index)
+    if features["answers_not_found"]:
+        log.warning(
+            "%d training questions left out: their answer is not in the context's words",
+            features["answers_not_found"],
+        )
+    return features
+
+
+def _training_answer(
+    tokenizer: Any,
+    example: dict[str, Any],
+    words: list[str],
+    char_to_word: list[int],
+    subtokens: list[str],
+    word_first: list[int],
+) -> tuple[int, int] | None:
+    """The first gold answer's sub-token span, or None where ``squad.py`` cannot find it."""
+    answers = example["answers"]
+    if not answers["text"] or not char_to_word:
+        return None
+    text, start_char = answers["text"][0], answers["answer_start"][0]
+    if not 0 <= start_char < len(char_to_word):
+        return None
+    first_word = char_to_word[start_char]
+    last_word = char_to_word[min(start_char + len(text) - 1, len(char_to_word) - 1)]
+    if " ".join(words[first_word : last_word + 1]).find(" ".join(text.split())) == -1:
+        return None
+    first = word_first[first_word]
+    last = word_first[last_word + 1] - 1 if last_word < len(words) - 1 else len(subtokens) - 1
+    return improve_answer_span(subtokens, first, last, tokenizer.tokenize(text))
+
+
+# ---- decoding: compute_predictions_logits with version_2_with_negative off ----
+
+
+def best_indexes(logits: list[float], n: int) -> list[int]:
+    """The ``n`` positions of the largest logits, the earlier position first on a tie."""
+    return sorted(range(len(logits)), key=lambda i: logits[i], reverse=True)[:n]
+
+
+def window_best_span(
+    starts: list[float],
+    ends: list[float],
+    n_tokens: int,
+    context_offset: int,
+    context_length: int,
+    max_context: list[bool],
+) -> tuple[float, int, int] | None:
+    """(score, start, end) of a window's best valid span among its n-best starts and ends
+    over all positions: both in the context, the start where its token has its most context,
+    end not before start, at most ``MAX_ANSWER_TOKENS`` long; the first such pair in n-best
+    order on a tie."""
+    found = None
+    last_context = context_offset + context_length - 1
+    for start in best_indexes(starts, N_BEST):
+        if start >= n_tokens or not context_offset <= start <= last_context:
+            continue
+        if not max_context[start - context_offset]:
+            continue
+        for end in best_indexes(ends, N_BEST):
+            if end >= n_tokens or not context_offset <= end <= last_context:
+                continue
+            if end < start or end - start + 1 > MAX_ANSWER_TOKENS:
+                continue
+            score = starts[start] + ends[end]
+            if found is None or score > found[0]:
+                found = (score, start, end)
+    return found
+
+
+def span_answer(features: dict[str, Any], window: int, start: int, end: int) -> str:
+    """The answer text of a window's span: the words it covers, cut to its sub-tokens."""
+    example = features["window_example"][window]
+    first = features["window_start"][window] + start - features["context_offset"][window]
+    last = first + end - start
+    pieces = features["doc_subtokens"][example][first : last + 1]
+    predicted = " ".join(detokenize(pieces, features["detokenizer"]).split())
+    word_of = features["subtoken_word"][example]
+    words = features["doc_words"][example][word_of[first] : word_of[last] + 1]
+    return final_text(predicted, " ".join(words), features["do_lower_case"])
+
+
+def final_text(predicted: str, original: str, do_lower_case: bool) -> str:
+    """``get_final_text``: ``original`` cut to the characters of ``predicted``, aligned through
+    BERT's basic tokenisation of ``original``; ``original`` whole where the alignment fails."""
+    tokenized = " ".join(basic_tokenize(original, do_lower_case))
+    start = tokenized.find(predicted)
+    if start == -1:
+        return original
+    end = start + len(predicted) - 1
+    original_chars, original_at = _without_spaces(original)
+    tokenized_chars, tokenized_at = _without_spaces(tokenized)
+    if len(original_chars) != len(tokenized_chars):
+        return original
+    stripped_of = {at: i for i, at in enumerate(tokenized_at)}
+    if start not in stripped_of or end not in stripped_of:
+        return original
+    return original[original_at[stripped_of[start]] : original_at[stripped_of[end]] + 1]
+
+
+def _without_spaces(text: str) -> tuple[str, list[int]]:
+    kept = [i for i, char in enumerate(text) if char != " "]
+    return "".join(text[i] for i in kept), kept
+
+
+# ---- BERT's BasicTokenizer (transformers 2.x), which get_final_text aligns through ----
+
+
+def basic_tokenize(text: str, do_lower_case: bool) -> list[str]:
+    """Control characters dropped, whitespace as spaces, CJK ideographs split apart, lower case
+    and accents stripped when ``do_lower_case``, punctuation split off."""
+    cleaned = "".join(
+        " " if _is_bert_whitespace(c) else c
+        for c in text
+        if not (ord(c) in (0, 0xFFFD) or _is_bert_control(c))
+    )
+    spaced = "".join(f" {c} " if _is_cjk(ord(c)) else c for c in cleaned)
+    pieces: list[str] = []
+    for token in spaced.split():
+        if do_lower_case:
+            token = "".join(
+                c for c in unicodedata.normalize("NFD", token.lower())
+                if unicodedata.category(c) != "Mn"
+            )  # fmt: skip
+        pieces += _split_punctuation(token)
+    return " ".join(pieces).split()
+
+
+def _split_punctuation(token: str) -> list[str]:
+    parts: list[str] = []
+    new_word = True
+    for char in token:
+        if _is_bert_punctuation(char):
+            parts.append(char)
+            new_word = True
+        else:
+            if new_word:
+                parts.append("")
+            parts[-1] += char
+            new_word = False
+    return parts
+
+
+def _is_bert_whitespace(char: str) -> bool:
+    return char in " \t\n\r" or unicodedata.category(char) == "Zs"
+
+
+def _is_bert_control(char: str) -> bool:
+    return char not in "\t\n\r" and unicodedata.category(char).startswith("C")
+
+
+def _is_bert_punctuation(char: str) -> bool:
+    cp = ord(char)
+    if 33 <= cp <= 47 or 58 <= cp <= 64 or 91 <= cp <= 96 or 123 <= cp <= 126:
+        return True
+    return unicodedata.category(char).startswith("P")
+
+
+_CJK_RANGES = (
+    (0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F),
+    (0x2B740, 0x2B81F), (0x2B820, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F),
+)  # fmt: skip
+
+
+def _is_cjk(cp: int) -> bool:
+    return any(low <= cp <= high for low, high in _CJK_RANGES)
