@@ -26,6 +26,12 @@ include: "workflow/rules/plots.smk"
 report: "workflow/report/workflow.rst"
 
 
+# a cluster profile's --resources tokenize_slots=N is a pool per submitted job, not for the run
+# (workflow/rules/tokenize.smk, profiles/slurm)
+resource_scopes:
+    tokenize_slots="local",
+
+
 rule all:
     default_target: True
     input:

@@ -69,6 +69,8 @@ def _test_profile(cluster: SlurmCluster, folder: Path, account: str | None = "mt
         "slurm_partition": cluster.partition,
         **({"slurm_account": account} if account else {}),
     }
+    # the node has 2 CPUs: two tokenisations at a time in a grouped job, not the profile's 4
+    profile["resources"] = ["tokenize_slots=2"]
     profile["slurm-status-command"] = "squeue"
     profile["slurm-init-seconds-before-status-checks"] = 2
     folder.mkdir(parents=True, exist_ok=True)
@@ -121,25 +123,33 @@ def runs(cluster: SlurmCluster, tmp_path_factory: pytest.TempPathFactory):
 
 
 def _submitted_jobs(cluster: SlurmCluster, output: str) -> dict[str, list[dict[str, str]]]:
-    """The run's SLURM jobs by rule: each job's fields as ``scontrol show job`` prints them."""
+    """The run's SLURM jobs by rule (a group job of one rule, e.g. ``tokenize_tokenize``: group
+    ``tokenize`` of rule ``tokenize``, by its rule): each job's fields as ``scontrol show job``
+    prints them."""
     by_rule: dict[str, list[dict[str, str]]] = {}
     for job_id in re.findall(r"has been submitted with SLURM jobid (\d+)", output):
         shown = cluster.command("scontrol", "show", "job", "-o", job_id).strip()
         fields = dict(re.findall(r"(\w+)=(\S*)", shown))
         rule = re.search(r"rule_(\w+?)_wildcards|rule_(\w+)$", fields["Comment"] or "")
         name = next(g for g in rule.groups() if g) if rule else fields["JobName"]
-        by_rule.setdefault(name, []).append(fields)
+        group, _, rules = name.partition("_")
+        by_rule.setdefault(rules if group == rules else name, []).append(fields)
     return by_rule
 
 
 def test_only_tokenisation_and_gpu_jobs_are_submitted(runs, cluster: SlurmCluster) -> None:
     """run_locally's default: downloads (network) and scores, tables and plots (seconds each)
-    run on the submitting host; tokenize x4, finetune, predict x2 are SLURM jobs, the GPU ones
-    asking for one GPU and tokenisation for none."""
+    run on the submitting host; finetune, predict x2 are SLURM jobs asking for one GPU; the
+    four tokenisations (four SLURM jobs before the group) are one job of the group tokenize,
+    asking for no GPU and for two tokenisations side by side (the pool of 2 tokenize_slots):
+    2 x 1 CPU, 2 x 1500 MB, and two 30-minute runtimes in series."""
     _, slurm, output = runs
     submitted = _submitted_jobs(cluster, output)
     counts = {rule: len(jobs) for rule, jobs in submitted.items()}
-    assert counts == {"tokenize": 4, "finetune": 1, "predict": 2}, output[-3000:]
+    assert counts == {"tokenize": 1, "finetune": 1, "predict": 2}, output[-3000:]
+    (grouped,) = submitted["tokenize"]
+    assert (grouped["NumCPUs"], grouped["MinMemoryNode"]) == ("2", "3000M"), grouped
+    assert grouped["TimeLimit"] == "01:00:00", grouped
     for rule, jobs in submitted.items():
         for job in jobs:
             assert job["JobState"] == "COMPLETED", job

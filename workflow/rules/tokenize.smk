@@ -8,11 +8,17 @@ rule tokenize:
         log_path("tokenize", FEATURES_JOB),
     benchmark:
         benchmark_path("tokenize", FEATURES_JOB)
+    # on a cluster, several tokenisations share one job (profiles/slurm: group-components)
+    group:
+        "tokenize"
     conda:
         "../../envs/mte.yaml"
     threads: config["threads"]["tokenize"]
     resources:
         **job_resources("tokenize"),
+        # a cluster profile's pool of these (profiles/slurm: 4) caps how many tokenisations
+        # of one grouped job run side by side
+        tokenize_slots=1,
     params:
         max_length=lambda wc: hyperparameters(wc.task)["max_length"],
         label_subword=lambda wc: label_subword(wc.task),
