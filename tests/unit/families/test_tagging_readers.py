@@ -245,3 +245,49 @@ def test_an_empty_token_is_recorded_in_the_datas_provenance(tmp_path: Path) -> N
         "empty_tokens"
         not in materialize(PANX, {"source": "files", "path": str(tmp_path)}, "de", "test")[1]
     )
+
+
+def _conllu(rows: list[str]) -> str:
+    """Sentences of ``id form upos head deps`` rows (blank between sentences) as CoNLL-U."""
+    lines = []
+    for row in rows:
+        if not row:
+            lines.append("")
+            continue
+        index, form, upos, head, deps = row.split(" ")
+        lines.append("\t".join([index, form.replace("+", " "), "_", upos, "_", "_", head, "x",
+                                deps, "_"]))  # fmt: skip
+    return "\n".join(lines) + "\n\n"
+
+
+def test_fused_forms_as_xtreme_converts_a_release(tmp_path: Path) -> None:
+    """conllu_to_conll.py --replace_subtokens_with_fused_forms by hand: the span's word with
+    fewest ancestors takes the fused form and keeps its UPOS; a tie goes to the language's
+    UPOS precedence (Spanish: AUX before PRON; the default list: PRON before AUX); an enhanced
+    dependency is an edge too; udpos_preprocess drops a sentence of all-but-one '_' forms and
+    takes zero-width non-joiners and spaces out of forms."""
+    rows = [
+        # x and y both hang from z (ancestors {3, 0}): a tie, settled by the precedence
+        "1-2 xy _ _ _", "1 x AUX 3 _", "2 y PRON 3 _", "3 z VERB 0 _", "",
+        # the enhanced 1:obj makes 1 an ancestor of 2: 1 is the single highest
+        "1-2 ab _ _ _", "1 a NOUN 3 _", "2 b DET 3 1:obj", "3 c VERB 0 _", "",
+        # two of three forms '_': left out; one of three: kept
+        "1 _ X 0 _", "2 _ X 1 _", "3 w NOUN 1 _", "",
+        "1 _ X 0 _", "2 v NOUN 1 _", "3 a\u200cb+c NOUN 1 _",
+    ]  # fmt: skip
+    text = _conllu(rows)
+    spanish, other = tmp_path / "es_t-ud-test.conllu", tmp_path / "xx_t-ud-test.conllu"
+    for path in (spanish, other):
+        path.write_text(text, encoding="utf-8")
+    read = [
+        [list(zip(e["tokens"], e["tags"], strict=True)) for e in read_conllu(p, UDPOS, "", True)]
+        for p in (spanish, other)
+    ]
+    assert read[0] == [
+        [("xy", "AUX"), ("z", "VERB")],
+        [("ab", "NOUN"), ("c", "VERB")],
+        [("_", "X"), ("v", "NOUN"), ("abc", "NOUN")],
+    ]
+    assert read[1][0] == [("xy", "PRON"), ("z", "VERB")] and read[1][1:] == read[0][1:]
+    # without fused forms: UD's syntactic words, every sentence
+    assert len(read_conllu(spanish, UDPOS)) == 4

@@ -29,6 +29,10 @@ TASKS = (
             scheme="tags",
             hub_tag_column="pos_tags",
             former_labels={"CONJ": ("CCONJ", "Universal Dependencies v1")},
+            # a release's CoNLL-U as XTREME's download_data.sh converts it (conllu_to_conll.py
+            # --replace_subtokens_with_fused_forms): its processed TSV and the hub hold the
+            # fused forms
+            conllu_multiword="fused",
         ),
         name="udpos",
         title="UD POS",

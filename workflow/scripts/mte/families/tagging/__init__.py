@@ -22,6 +22,10 @@ class TaggingOptions(FamilyOptions):
     # tags an older release of the data named otherwise: old name -> (the name now, the release
     # that used the old one); a file with an old name is refused with the advice to rename
     former_labels: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # CoNLL-U multiword tokens: "words" (UD's syntactic words, the range line skipped) or
+    # "fused" (XTREME's conversion of a release: one word with the fused form and its head
+    # word's UPOS; mte.families.tagging.readers.xtreme_fused_words)
+    conllu_multiword: str = "words"
 
 
 class Tagging(TaskFamily):
@@ -82,6 +86,11 @@ class Tagging(TaskFamily):
             raise ValueError(
                 f"task '{task.name}': its tagging scheme must be 'entities' (NER) or 'tags' "
                 f"(POS), not {task.options.scheme!r}"
+            )
+        if task.options.conllu_multiword not in ("words", "fused"):
+            raise ValueError(
+                f"task '{task.name}': conllu_multiword must be 'words' or 'fused', not "
+                f"{task.options.conllu_multiword!r}"
             )
 
 

@@ -135,9 +135,15 @@ def read_token_tag_tsv(path: str | Path, task: Task, id_prefix: str = "") -> lis
     return _examples(task, path, rows(), id_prefix, iob1=False)
 
 
-def read_conllu(path: str | Path, task: Task, id_prefix: str = "") -> list[dict[str, Any]]:
+def read_conllu(
+    path: str | Path, task: Task, id_prefix: str = "", fused_forms: bool = False
+) -> list[dict[str, Any]]:
     """CoNLL-U: the FORM and UPOS columns of word lines; comment lines, multiword-token
     ranges (``1-2``) and empty nodes (``5.1``) are skipped.
+
+    ``fused_forms``: as XTREME converts a UD release (:func:`xtreme_fused_words`): each
+    multiword token's words become one word, its fused form with its head word's UPOS, and a
+    sentence whose forms are all (or all but one) ``_`` is left out.
 
     The format ends every sentence, the last included, with a blank line; a file whose last
     line is not blank was cut short (mid-sentence, or exactly at a word line) and stops the
@@ -146,31 +152,130 @@ def read_conllu(path: str | Path, task: Task, id_prefix: str = "") -> list[dict[
     path = Path(path)
 
     def rows() -> Iterator[tuple[int, list[str]]]:
-        last_number, last_blank = 0, True
-        for number, line in read_lines(path):
-            last_number, last_blank = number, not line.strip()
-            if line.startswith("#"):
-                continue
-            if not line.strip():
-                yield number, []
-                continue
-            fields = line.split("\t")
-            if len(fields) != 10:
-                raise InputError(path, number, f"expected 10 CoNLL-U columns, found {len(fields)}")
-            if "-" in fields[0] or "." in fields[0]:
-                continue
-            if not fields[0].isdigit():
-                raise InputError(path, number, f"bad word index {fields[0]!r}")
-            yield number, [fields[1], fields[3]]
-        if not last_blank:
-            raise InputError(
-                path,
-                last_number,
-                "the file ends without the blank line that closes every CoNLL-U sentence: "
-                "it was cut short after this line",
-            )
+        for sentence in _conllu_sentences(path):
+            if fused_forms:
+                words = xtreme_fused_words(path, *sentence)
+                if words is None:
+                    continue
+            else:
+                words = [(number, fields[1], fields[3]) for number, fields in sentence[0]]
+            for number, form, upos in words:
+                yield number, [form, upos]
+            yield 0, []
 
     return _examples(task, path, rows(), id_prefix, iob1=False)
+
+
+def _conllu_sentences(
+    path: Path,
+) -> Iterator[tuple[list[tuple[int, list[str]]], list[tuple[int, list[str]]]]]:
+    """Each sentence's word lines and multiword-token lines, as (line number, 10 fields)."""
+    words: list[tuple[int, list[str]]] = []
+    ranges: list[tuple[int, list[str]]] = []
+    last_number, last_blank = 0, True
+    for number, line in read_lines(path):
+        last_number, last_blank = number, not line.strip()
+        if line.startswith("#"):
+            continue
+        if not line.strip():
+            if words:
+                yield words, ranges
+            words, ranges = [], []
+            continue
+        fields = line.split("\t")
+        if len(fields) != 10:
+            raise InputError(path, number, f"expected 10 CoNLL-U columns, found {len(fields)}")
+        if "." in fields[0]:
+            continue
+        if "-" in fields[0]:
+            first, _, last = fields[0].partition("-")
+            if not (first.isdigit() and last.isdigit() and int(first) <= int(last)):
+                raise InputError(path, number, f"bad multiword-token range {fields[0]!r}")
+            ranges.append((number, fields))
+            continue
+        if not fields[0].isdigit():
+            raise InputError(path, number, f"bad word index {fields[0]!r}")
+        words.append((number, fields))
+    if not last_blank:
+        raise InputError(
+            path,
+            last_number,
+            "the file ends without the blank line that closes every CoNLL-U sentence: "
+            "it was cut short after this line",
+        )
+
+
+# ud-conversion-tools' conllu_to_conll.py (XTREME's third_party copy): the UPOS that heads a
+# multiword token's words when several are equally high in the tree, best first, per language
+# of the file's name (lang_treebank-ud-split.conllu); Spanish, French and Italian have their own
+HEAD_UPOS_PRECEDENCE = {
+    "default": "VERB NOUN PROPN PRON ADJ NUM ADV INTJ AUX ADP DET PART CCONJ SCONJ X PUNCT".split(),
+    "es": "VERB AUX PRON ADP DET".split(),
+    "fr": "VERB AUX PRON NOUN ADJ ADV ADP DET PART SCONJ CONJ".split(),
+    "it": "VERB AUX ADV PRON ADP DET INTJ".split(),
+}
+
+
+def xtreme_fused_words(
+    path: Path, words: list[tuple[int, list[str]]], ranges: list[tuple[int, list[str]]]
+) -> list[tuple[int, str, str]] | None:
+    """One sentence as XTREME's download_data.sh converts it: conllu_to_conll.py
+    --replace_subtokens_with_fused_forms, then utils_preprocess.udpos_preprocess.
+
+    A multiword token's words become one: the word with the fewest ancestors in the sentence's
+    graph (heads and enhanced dependencies alike) or, several being as high, the one whose UPOS
+    comes first in :data:`HEAD_UPOS_PRECEDENCE` (the first of them on a tie), takes the fused
+    form and keeps its UPOS; the others are dropped. Returns (line, form, UPOS) per word, or
+    None for a sentence udpos_preprocess leaves out: forms all ``_``, or all but one. Forms lose
+    zero-width non-joiners and spaces, as udpos_preprocess writes them.
+    (A tie between UPOS tags missing from the list stops XTREME's tool; here they rank last.)
+    """
+    language = path.name.split("_")[0]
+    precedence = HEAD_UPOS_PRECEDENCE.get(language, HEAD_UPOS_PRECEDENCE["default"])
+    parents: dict[Any, set] = {}
+    for _, fields in words:
+        heads = parents.setdefault(int(fields[0]), set())
+        heads.add(int(fields[6]) if fields[6].isdigit() else fields[6])
+        for relation in fields[8].split("|") if fields[8] != "_" else []:
+            head = relation.split(":")[0]
+            if head.isdigit():
+                heads.add(int(head))
+    upos = {int(fields[0]): fields[3] for _, fields in words}
+    replaced: dict[int, str] = {}
+    dropped: set[int] = set()
+    for number, fields in sorted(ranges, key=lambda r: int(r[1][0].split("-")[0])):
+        first, last = (int(i) for i in fields[0].split("-"))
+        span = list(range(first, last + 1))
+        if any(i not in upos for i in span):
+            raise InputError(path, number, f"multiword token {fields[0]} covers a missing word")
+        depth = [len(_ancestors(parents, i)) for i in span]
+        highest = [i for i, d in zip(span, depth, strict=True) if d == min(depth)]
+        rank = {tag: r for r, tag in enumerate(precedence)}
+        head = min(highest, key=lambda i: rank.get(upos[i], len(precedence)))
+        replaced[head] = fields[1]
+        dropped.update(set(span) - {head})
+    kept = [
+        (number, replaced.get(int(fields[0]), fields[1]).strip(), fields[3].strip())
+        for number, fields in words
+        if int(fields[0]) not in dropped
+    ]
+    empty = sum(form == "_" for _, form, _ in kept)
+    if empty and empty >= len(kept) - 1:
+        return None
+    return [(n, "".join(form.replace("\u200c", "").split(" ")), tag) for n, form, tag in kept]
+
+
+def _ancestors(parents: dict[Any, set], node: Any) -> set:
+    """Every node from which ``node`` can be reached (networkx.ancestors of the graph)."""
+    seen: set = set()
+    stack = [node]
+    while stack:
+        for parent in parents.get(stack.pop(), ()):
+            if parent not in seen:
+                seen.add(parent)
+                stack.append(parent)
+    seen.discard(node)
+    return seen
 
 
 def count_empty_tokens(examples: Iterable[dict[str, Any]]) -> int:
@@ -185,7 +290,8 @@ def read_tagging(paths: list[Path], task: Task) -> list[dict[str, Any]]:
     for path in paths:
         prefix = f"{path.name}:" if len(paths) > 1 else ""
         if path.suffix == ".conllu":
-            examples += read_conllu(path, task, prefix)
+            fused = task.options.conllu_multiword == "fused"
+            examples += read_conllu(path, task, prefix, fused_forms=fused)
         elif path.suffix == ".tsv":
             examples += read_token_tag_tsv(path, task, prefix)
         else:
