@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 
 import pytest
@@ -527,3 +528,31 @@ def test_a_languages_word_that_is_neither_all_nor_a_suite_of_the_task_is_refused
         check_config(config)
     assert error.value.key == "tasks.tatoeba.languages"
     assert "'xtremer' is neither 'all' nor a suite with Tatoeba" in str(error.value)
+
+
+def test_a_retrieval_encoder_is_another_tasks_zero_shot_fine_tune() -> None:
+    """``encoder``: Tatoeba embeds with SQuAD's fine-tunes (a training set only, used by it);
+    a task that is not configured, a pooled task, a retrieval encoder and missing seeds are
+    each one error naming the key; the encoder names the variant folder."""
+    from mte.config import variant_key
+
+    hub = {"source": "hub", "eval_split": "test"}
+    tasks = {"squad": hub, "tatoeba": {**hub, "encoder": "squad"}}
+    config = _with(tasks=tasks)
+    check_config(config)
+    pretrained = _with(tasks={"tatoeba": hub})
+    check_config(pretrained)
+    assert variant_key("tatoeba", config) != variant_key("tatoeba", pretrained)
+    bad = {
+        "mlqa": ({"tatoeba": {**hub, "encoder": "mlqa"}}, "neither 'pretrained' nor"),
+        "pooled": ({"squad": hub, "lareqa": {**hub, "encoder": "squad"}}, "pretrained model only"),
+        "retrieval": ({"bucc": hub, "tatoeba": {**hub, "encoder": "bucc"}}, "no model of its own"),
+        "seeds": (
+            {"squad": {**hub, "seeds": [1]}, "tatoeba": {**hub, "encoder": "squad", "seeds": [2]}},
+            "no model for seed(s) 2",
+        ),
+    }
+    for name, (changed, message) in bad.items():
+        with pytest.raises(ConfigError, match=re.escape(message)) as caught:
+            check_config(_with(tasks=changed))
+        assert caught.value.key.endswith(".encoder"), name

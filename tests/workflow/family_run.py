@@ -100,7 +100,13 @@ def _other_tasks(data: Path) -> dict:
         "sst2": {**files, "path": str(data / "glue" / "SST-2")},
         "stsb": {**files, "path": str(data / "glue" / "STS-B")},
         "tatoeba": {"source": "files", "path": str(data / "tatoeba"), "languages": ["de"]},
-        "bucc": {"source": "files", "path": str(data / "bucc"), "languages": ["de"]},
+        # embedded by SQuAD's zero-shot fine-tune (encoder), Tatoeba by the pretrained model
+        "bucc": {
+            "source": "files",
+            "path": str(data / "bucc"),
+            "languages": ["de"],
+            "encoder": "squad",
+        },
         # LAReQA: both languages' questions search one pool of both languages' sentences
         "lareqa": {"source": "files", "path": str(data / "lareqa"), "languages": ["en", "de"]},
         # Mewsli-X: both languages' mentions search one pool, the candidate set

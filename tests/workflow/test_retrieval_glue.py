@@ -83,6 +83,16 @@ def test_bucc_mines_and_scores(run: Path, model: str) -> None:
     score = _score(run, model, "bucc", "de")
     assert score["n"] == 3  # gold pairs of the test split
     assert set(score["metrics"]) == {"f1", "precision", "recall", "threshold"}
+    # encoder: squad - embedded by SQuAD's zero-shot fine-tune of the same model and seed:
+    # its score's provenance holds that fine-tune and its training data; its table says so
+    squad_model = variant_dir(run, model, "squad") / "zero-shot" / "seed1" / "model"
+    training = json.loads((squad_model / "training.json").read_text())
+    assert score["provenance"]["training"]["seed"] == training["seed"] == 1
+    assert score["provenance"]["training"]["hyperparameters"] == training["hyperparameters"]
+    files = [Path(d["files"][0]["file"]).name for d in score["provenance"]["data"]]
+    assert files[0] == "train-v1.1.json" and "train-v1.1.json" not in files[1:]
+    title = (tables_dir(run) / "bucc.md").read_text().splitlines()[0]
+    assert title.startswith("# BUCC") and "embedded by SQuAD v1.1's zero-shot fine-tunes" in title
     predictions = (
         variant_dir(run, model, "bucc") / "zero-shot/seed1/predictions/de.jsonl"
     ).read_text()

@@ -23,6 +23,7 @@ from mte.config import (  # noqa: E402
     eval_split_of,
     evaluation_split,
     models_of,
+    retrieval_encoder,
     start_from,
     task_languages,
     task_seeds,

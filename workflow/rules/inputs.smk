@@ -154,7 +154,7 @@ def get_finetuned_model(wc):
     models (XQuAD, MLQA: SQuAD's) uses that task's; the retrieval tasks use the pretrained model.
     """
     if is_retrieval(wc.task):
-        return MODEL.format(model=wc.model)
+        return get_retrieval_model(wc)
     task = model_task(wc.task)
     setting = model_setting(wc.setting, wc.lang, train_language(task))
     if TRANSFER_SETTINGS[setting].per_language:
@@ -162,6 +162,16 @@ def get_finetuned_model(wc):
             FINETUNED_PER_LANGUAGE, wc.model, task, setting, wc.seed, lang=wc.lang
         )
     return run_path(FINETUNED, wc.model, task, setting, wc.seed)
+
+
+def get_retrieval_model(wc):
+    """The encoder of a retrieval job: the pretrained model, or the zero-shot fine-tune of the
+    same model and seed of the task its ``encoder`` names (Tatoeba with SQuAD's, as XTREME-R's
+    run_tatoeba.sh)."""
+    encoder = retrieval_encoder(wc.task, config)
+    if encoder is None:
+        return MODEL.format(model=wc.model)
+    return run_path(FINETUNED, wc.model, encoder, "zero-shot", wc.seed)
 
 
 def evaluated_split(wc):
@@ -195,8 +205,19 @@ def score_statistics():
 def get_score_data_meta(wc):
     """Provenance of every data file behind one score: training, dev and the test set."""
     if is_retrieval(wc.task):
+        encoder = retrieval_encoder(wc.task, config)
+        # the data of the fine-tune that embeds, where one does
+        training = [
+            data_meta(encoder, lang, split)
+            for pairs in training_splits(encoder, "zero-shot", wc.lang, config).values()
+            for lang, split in pairs
+        ] if encoder else []  # fmt: skip
         return [
-            data_meta(wc.task, wc.lang, split) for split in retrieval_splits(wc.task)
+            *training,
+            *(
+                data_meta(wc.task, wc.lang, split)
+                for split in retrieval_splits(wc.task)
+            ),
         ]
     training = [
         data_meta(model_task(wc.task), lang, split)

@@ -58,7 +58,8 @@ rule embed_pool:
 rule retrieve:
     input:
         unpack(get_retrieval_data),
-        model=MODEL,
+        model=get_retrieval_model,
+        base_model=MODEL,
     output:
         PREDICTIONS,
     log:

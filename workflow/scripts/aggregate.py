@@ -1,6 +1,7 @@
 """Rule aggregate: a task's score files into its table (CSV, Markdown, LaTeX, HTML), with published
 numbers and deltas for the models that have them."""
 
+from mte.config import retrieval_encoder
 from mte.io import read_json, write_json, write_text
 from mte.logs import rule_logging
 from mte.published import with_references
@@ -20,6 +21,10 @@ with rule_logging(snakemake) as log:
     options = snakemake.params.statistics
     table, marks = with_statistics(table, scores, kind, task.primary_metric, languages, options)
     title = f"{task.title} ({task.primary_metric}, %)"
+    if encoder := retrieval_encoder(task.name, snakemake.config):
+        # Tatoeba as XTREME-R's run_tatoeba.sh runs it: not the pretrained encoder's figures
+        title = f"{task.title}, embedded by {get_task(encoder).title}'s zero-shot fine-tunes "
+        title += f"({task.primary_metric}, %)"
     second, metrics = None, family_of(task).table_metrics(task)
     if "_em" in metrics:  # a second value per cell: QA's F1 / EM, as the papers print them
         second = "em"

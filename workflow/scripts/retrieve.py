@@ -1,4 +1,5 @@
-"""Rule retrieve: Tatoeba neighbours or BUCC candidate pairs from the pretrained encoder."""
+"""Rule retrieve: Tatoeba neighbours, BUCC candidate pairs, LAReQA answers or Mewsli-X entities
+from the pretrained encoder (or, for Tatoeba and BUCC, another task's fine-tune of it)."""
 
 from mte.io import read_jsonl, write_jsonl
 from mte.logs import rule_logging, summary
@@ -16,6 +17,8 @@ with rule_logging(snakemake) as log:
         "batch_size": params.batch_size,
         "device": params.device,
         "precision": params.precision,
+        # the pretrained model's record says how it embeds, a fine-tune of it included
+        "base_model": snakemake.input.base_model,
     }
     if "pool_index" in snakemake.input.keys():
         # a pooled task (LAReQA): the pool every language's questions search, embedded once

@@ -3,7 +3,7 @@
 from mte.io import write_json
 from mte.logs import rule_logging
 from mte.provenance import result_provenance
-from mte.registry import family_of, get_task
+from mte.registry import get_task
 from mte.scoring import score_record
 
 with rule_logging(snakemake) as log:
@@ -18,9 +18,8 @@ with rule_logging(snakemake) as log:
         snakemake.params.statistics,
         dev_gold_path=inp.dev_gold or None,
     )
-    retrieval = family_of(task).retrieval
-    record["provenance"] = result_provenance(
-        inp.base_model, None if retrieval else inp.model, inp.data_meta
-    )
+    # a retrieval task's encoder is the pretrained model unless it embeds with a fine-tune
+    finetuned = None if inp.model == inp.base_model else inp.model
+    record["provenance"] = result_provenance(inp.base_model, finetuned, inp.data_meta)
     write_json(snakemake.output[0], record)
     log.info("%s", record["metrics"])

@@ -123,6 +123,8 @@ def check_schema(config: dict[str, Any], schema_path: str | Path) -> None:
 
 # ``languages: all``: every language of the task's release
 ALL_LANGUAGES = "all"
+# a retrieval task's encoder (tasks.<task>.encoder) when it is no fine-tune of another task
+PRETRAINED = "pretrained"
 
 
 def task_languages(task_name: str, config: dict[str, Any]) -> list[str]:
@@ -363,8 +365,14 @@ def _check_task(task_name: str, config: dict[str, Any]) -> None:
     for option in ("models_of", "start_from"):
         if task_cfg.get(option):
             _check_other_fine_tune(task, task_cfg[option], f"{key}.{option}", config)
+    if retrieval_encoder(task_name, config):
+        _check_encoder(task, retrieval_encoder(task_name, config), f"{key}.encoder", config)
     if task.train_only:
-        users = sorted(n for n in config["tasks"] if models_of(n, config) == task_name)
+        users = sorted(
+            n
+            for n in config["tasks"]
+            if task_name in (models_of(n, config), config["tasks"][n].get("encoder"))
+        )
         if not users:
             known = sorted(t.name for t in TASKS.values() if t.models_of == task_name)
             raise ConfigError(
@@ -377,6 +385,44 @@ def _check_task(task_name: str, config: dict[str, Any]) -> None:
     if task_cfg.get("pseudo_test"):
         _check_translations(task, task_cfg, key, f"{key}.pseudo_test", "pseudo-test")
     _check_source(task, config)
+
+
+def retrieval_encoder(task_name: str, config: dict[str, Any]) -> str | None:
+    """The task whose zero-shot fine-tunes embed a retrieval task's sentences (``encoder``), or
+    None for the pretrained model."""
+    encoder = config["tasks"][task_name].get("encoder", PRETRAINED)
+    return None if encoder == PRETRAINED else encoder
+
+
+def _check_encoder(task: Any, encoder: str, key: str, config: dict[str, Any]) -> None:
+    """A retrieval task's ``encoder``: another configured task with a zero-shot fine-tune of
+    its own for every seed the retrieval task runs."""
+    family = family_of(task)
+    if not family.retrieval or family.pooled:
+        raise ConfigError(
+            key,
+            f"{task.title} embeds with the pretrained model only (encoder: {PRETRAINED}); "
+            "Tatoeba and BUCC can embed with another task's fine-tunes",
+        )
+    configured = sorted(n for n in config["tasks"] if n != task.name)
+    if encoder not in config["tasks"] or encoder == task.name:
+        raise ConfigError(
+            key,
+            f"'{encoder}' is neither '{PRETRAINED}' nor another configured task "
+            f"(configured: {', '.join(configured)})",
+        )
+    other = get_task(encoder)
+    if family_of(other).retrieval or models_of(encoder, config):
+        raise ConfigError(key, f"{other.title} fine-tunes no model of its own to embed with")
+    if "zero-shot" not in task_settings(encoder, config):
+        raise ConfigError(key, f"{other.title} runs no zero-shot fine-tune to embed with")
+    missing = sorted(set(task_seeds(task.name, config)) - set(task_seeds(encoder, config)))
+    if missing:
+        raise ConfigError(
+            key,
+            f"{other.title} fine-tunes no model for seed(s) {', '.join(map(str, missing))}, "
+            f"which {task.title} runs",
+        )
 
 
 def _check_other_fine_tune(task: Any, other_name: str, key: str, config: dict[str, Any]) -> None:
@@ -551,6 +597,9 @@ def variant_key(task_name: str, config: dict[str, Any]) -> str:
     decided_by: dict[str, Any] = {"tokens": tokens_params(task_name, config)}
     if family_of(task).retrieval:
         decided_by = {"layers": task_cfg.get("layers")}
+        # named only when set, so that the folders of every pretrained-encoder run keep theirs
+        if encoder := retrieval_encoder(task_name, config):
+            decided_by["encoder"] = [encoder, variant_key(encoder, config)]
     elif models_of(task_name, config):
         owner = models_of(task_name, config)
         decided_by["fine_tune"] = [owner, variant_key(owner, config)]

@@ -21,14 +21,19 @@ log = logging.getLogger("mte")
 
 
 def load_encoder(
-    model_dir: str | Path, layer_choices: list, device: str = "auto", precision: str = "auto"
+    model_dir: str | Path,
+    layer_choices: list,
+    device: str = "auto",
+    precision: str = "auto",
+    base_model_dir: str | Path | None = None,
 ) -> tuple[Any, Any, dict, dict]:
     """The encoder (on ``device``), its tokenizer, how it embeds (pooling, prefix, and the
-    autocast type of ``precision`` under ``dtype``) and the resolved layers."""
+    autocast type of ``precision`` under ``dtype``) and the resolved layers. A fine-tune
+    embeds as its pretrained model does: ``base_model_dir`` holds that model's record."""
     from transformers import AutoModel, AutoTokenizer
 
     model_dir = Path(model_dir)
-    usage = dict(read_json(model_dir / MODEL_RECORD)["embedding"])
+    usage = dict(read_json(Path(base_model_dir or model_dir) / MODEL_RECORD)["embedding"])
     where, usage["dtype"] = placement(device, precision)
     log.info("embedding on %s", describe(where, usage["dtype"]))
     model = AutoModel.from_pretrained(model_dir).to(where)
@@ -54,7 +59,13 @@ def _embed(model, tokenizer, usage, layers, texts, batch_size, max_length: int =
 
 
 def _encoder(model_dir: str | Path, options: dict[str, Any]) -> tuple[Any, Any, dict, dict]:
-    return load_encoder(model_dir, options["layers"], options["device"], options["precision"])
+    return load_encoder(
+        model_dir,
+        options["layers"],
+        options["device"],
+        options["precision"],
+        options.get("base_model"),
+    )
 
 
 def retrieve_tatoeba(
