@@ -61,8 +61,18 @@ def test_mining_prf_counts_pairs_at_or_above_the_threshold() -> None:
 
 
 def test_layer_choices() -> None:
-    assert xtreme_layer(12) == 7
-    assert xtreme_layer(24) == 12
+    """XTREME's --specific_layer counts the hidden states after the embedding output
+    (evaluate_retrieval.py keeps all_layer_outputs[-num_layers:]): run_tatoeba.sh's 7 (13 for
+    XLM-R large) and run_bucc2018.sh's 7 are hidden states 8 (14) and 8; depths and tasks its
+    scripts do not name keep 7 for 12 layers, else the middle."""
+    from mte.families.retrieval import AnswerRetrieval, Mining, Retrieval
+
+    tatoeba, bucc = Retrieval.xtreme_layers, Mining.xtreme_layers
+    assert (xtreme_layer(12, tatoeba), xtreme_layer(24, tatoeba)) == (8, 14)
+    assert (xtreme_layer(12, bucc), xtreme_layer(24, bucc)) == (8, 8)
+    assert xtreme_layer(12, AnswerRetrieval.xtreme_layers) == xtreme_layer(12) == 7
+    assert xtreme_layer(24) == 12 and xtreme_layer(2, tatoeba) == 1
+    assert resolve_layers(["xtreme"], None, 12, tatoeba) == {"xtreme": 8}
     assert resolve_layers(["model", "xtreme", 3], None, 12) == {"model": 12, "xtreme": 7, "3": 3}
     assert resolve_layers(["model"], 9, 12) == {"model": 9}
     with pytest.raises(ValueError, match="outside 0..12"):

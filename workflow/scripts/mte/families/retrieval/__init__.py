@@ -4,7 +4,7 @@ and BUCC 2018 (bitext mining F1, its threshold set on the dev split)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from mte.families.base import TaskFamily
 from mte.taskspec import Task
@@ -32,12 +32,18 @@ class Retrieval(TaskFamily):
 
     # the function of mte.families.retrieval.search that embeds and searches a task's splits
     search: str = "retrieve_tatoeba"
+    # the layer choice `xtreme`: XTREME's hidden-state index per model depth. Its scripts pass
+    # --specific_layer 7 (scripts/run_tatoeba.sh: 13 for XLM-R large), an index into the hidden
+    # states after the embedding output (third_party/evaluate_retrieval.py keeps
+    # all_layer_outputs[-num_layers:]): hidden state 8 of a 12-layer model, 14 of XLM-R large
+    xtreme_layers: ClassVar[dict[int, int]] = {12: 8, 24: 14}
 
     def retrieve(self, model_dir, splits: dict[str, list], options: dict) -> list[dict]:
         """Nearest neighbours (Tatoeba: ``splits`` holds the evaluated split) or candidate
         pairs of every split (BUCC: dev sets the threshold the evaluated split uses)."""
         from mte.families.retrieval import search
 
+        options = {**options, "xtreme_layers": self.xtreme_layers}
         return getattr(search, self.search)(model_dir, splits, options)
 
     def measure(self, task, pairs: list, paths: dict) -> dict[str, Any]:
@@ -56,6 +62,8 @@ class Retrieval(TaskFamily):
 
 class Mining(Retrieval):
     name = "mining"
+    # scripts/run_bucc2018.sh passes --specific_layer 7 for every model: hidden state 8
+    xtreme_layers: ClassVar[dict[int, int]] = {12: 8, 24: 8}
     extra_eval_splits = ("dev",)
     per_example_statistics = False
     search = "mine_bucc"
@@ -110,6 +118,8 @@ class AnswerRetrieval(Retrieval):
     name = "answer_retrieval"
     pooled = True
     search = "retrieve_answers"
+    # XTREME-R scores a fine-tuned dual encoder's output here: no XTREME layer of its own
+    xtreme_layers: ClassVar[dict[int, int]] = {}
 
     def read_files(self, task, paths: list[Path], language: str, split: str) -> list[dict]:
         from mte.families.retrieval.answers import read_xquad_r

@@ -35,20 +35,29 @@ def nearest(queries: np.ndarray, keys: np.ndarray) -> np.ndarray:
     return top_k(queries, keys, 1)[1][:, 0]
 
 
-def xtreme_layer(num_hidden_layers: int) -> int:
-    """XTREME's layer for retrieval: 7 for 12-layer (base) models, else the middle layer."""
+def xtreme_layer(num_hidden_layers: int, known: dict[int, int] | None = None) -> int:
+    """The hidden-state index of the ``xtreme`` layer choice: XTREME's own for a depth its
+    scripts name (``known``, a family's: Tatoeba's, BUCC's), else 7 for a 12-layer model and
+    the middle layer otherwise (no XTREME choice: LAReQA, Mewsli-X, other depths)."""
+    if known and num_hidden_layers in known:
+        return known[num_hidden_layers]
     return 7 if num_hidden_layers == 12 else num_hidden_layers // 2
 
 
-def resolve_layers(choices: Iterable[str | int], model_layer: int | None, num_layers: int) -> dict:
-    """``{"model": 12, "xtreme": 7, "3": 3}``: each configured choice and the hidden-state
+def resolve_layers(
+    choices: Iterable[str | int],
+    model_layer: int | None,
+    num_layers: int,
+    xtreme_layers: dict[int, int] | None = None,
+) -> dict:
+    """``{"model": 12, "xtreme": 8, "3": 3}``: each configured choice and the hidden-state
     index it pools (0 is the embedding output, ``num_layers`` the last layer)."""
     resolved = {}
     for choice in choices:
         if choice == "model":
             resolved["model"] = num_layers if model_layer is None else model_layer
         elif choice == "xtreme":
-            resolved["xtreme"] = xtreme_layer(num_layers)
+            resolved["xtreme"] = xtreme_layer(num_layers, xtreme_layers)
         else:
             layer = int(choice)
             if not 0 <= layer <= num_layers:

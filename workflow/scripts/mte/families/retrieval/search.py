@@ -26,6 +26,7 @@ def load_encoder(
     device: str = "auto",
     precision: str = "auto",
     base_model_dir: str | Path | None = None,
+    xtreme_layers: dict[int, int] | None = None,
 ) -> tuple[Any, Any, dict, dict]:
     """The encoder (on ``device``), its tokenizer, how it embeds (pooling, prefix, and the
     autocast type of ``precision`` under ``dtype``) and the resolved layers. A fine-tune
@@ -38,7 +39,8 @@ def load_encoder(
     log.info("embedding on %s", describe(where, usage["dtype"]))
     model = AutoModel.from_pretrained(model_dir).to(where)
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
-    layers = resolve_layers(layer_choices, usage["layer"], model.config.num_hidden_layers)
+    depth = model.config.num_hidden_layers
+    layers = resolve_layers(layer_choices, usage["layer"], depth, xtreme_layers)
     log.info("pooling %s, prefix %r, layers %s", usage["pooling"], usage["prefix"], layers)
     return model, tokenizer, usage, layers
 
@@ -65,6 +67,7 @@ def _encoder(model_dir: str | Path, options: dict[str, Any]) -> tuple[Any, Any, 
         options["device"],
         options["precision"],
         options.get("base_model"),
+        options.get("xtreme_layers"),
     )
 
 
