@@ -79,7 +79,10 @@ def test_windows_labels_and_segments_worked_by_hand(tokenizer) -> None:
     assert features["end_positions"] == [7, 5, 3, 0]
     # window 1 holds positions 2..6: 2 is central in window 0 (min 2 against 0), 3 ties window
     # 0 (min 1, 1: the first wins), 4 is its own, 5 ties window 2 (it wins), 6 is window 2's
-    assert features["max_context"][1] == [False, False, True, True, False]
+    assert features["max_context"][1] is None  # kept for prediction only
+    assert _features(tokenizer, training=False)["max_context"][1] == [
+        False, False, True, True, False,
+    ]  # fmt: skip
     assert features["pad_to"] == 9 and features["detokenizer"] == "wordpiece"
 
 

@@ -201,7 +201,7 @@ def tokenize_run_squad(
     model takes them, its example, its first context sub-token (``window_start``), its context
     length, where its context begins (``context_offset``) and which of its context tokens have
     their most context there; per example the words, sub-tokens and each sub-token's word, to
-    map an answer back. For training, ``start_positions``/``end_positions`` (the CLS position
+    map an answer back (None for a training split, which is never decoded). For training, ``start_positions``/``end_positions`` (the CLS position
     where the window lacks the answer); an example whose answer is not in its words is left out,
     as ``squad.py`` leaves it out.
     """
@@ -252,9 +252,11 @@ def tokenize_run_squad(
         words, char_to_word, subtokens, ids, id_tokens, subtoken_word, word_first = pieces_of[
             context
         ]
-        features["doc_words"].append(words)
-        features["doc_subtokens"].append(id_tokens)
-        features["subtoken_word"].append(subtoken_word)
+        # what maps a predicted span back to text, kept for prediction only (SQuAD's training
+        # set would carry 88k copies for nothing)
+        features["doc_words"].append(None if training else words)
+        features["doc_subtokens"].append(None if training else id_tokens)
+        features["subtoken_word"].append(None if training else subtoken_word)
         answer_span = None
         if training:
             answer_span = _training_answer(tokenizer, example, words, char_to_word, subtokens,
@@ -275,7 +277,9 @@ def tokenize_run_squad(
             features["window_length"].append(length)
             features["context_offset"].append(offset)
             features["max_context"].append(
-                [has_max_context(spans, span_index, start + j) for j in range(length)]
+                None
+                if training
+                else [has_max_context(spans, span_index, start + j) for j in range(length)]
             )
             if answer_span is not None:
                 first, last = answer_span
