@@ -201,9 +201,9 @@ def tokenize_run_squad(
     model takes them, its example, its first context sub-token (``window_start``), its context
     length, where its context begins (``context_offset``) and which of its context tokens have
     their most context there; per example the words, sub-tokens and each sub-token's word, to
-    map an answer back (None for a training split, which is never decoded). For training, ``start_positions``/``end_positions`` (the CLS position
-    where the window lacks the answer); an example whose answer is not in its words is left out,
-    as ``squad.py`` leaves it out.
+    map an answer back (None for a training split, which is never decoded). For training,
+    ``start_positions``/``end_positions`` (the CLS position where the window lacks the answer);
+    an example whose answer is not in its words is left out, as ``squad.py`` leaves it out.
     """
     template = pair_template(tokenizer)
     capacity_base = max_length - template.added
