@@ -20,18 +20,19 @@ run: $(STAMP)
 	$(BIN)/snakemake --report results/runs/default/report.html
 	@echo "Open results/runs/default/report.html in a browser (tables: results/runs/default/tables/)"
 
+# (--durations: each run's slowest tests in its log, where CI time is to be won back)
 # unit and workflow tests on TEST_WORKERS pytest-xdist workers (most of the time is
 # single-threaded Python); a file's tests stay on one worker (its module fixtures run once),
 # and the shared family run runs once (tests/workflow/family_run.py)
 TEST_WORKERS ?= 2
 test: $(STAMP)
-	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=10
 
 # end-to-end runs kept out of the default run for time: determinism, a hard kill, and every
 # transfer setting with the pseudo test analysis, CoNLL and UD POS (their parts have unit tests),
 # and the default and paper configs run one after another in one checkout
 test-long: $(STAMP)
-	$(BIN)/pytest -q tests/long
+	$(BIN)/pytest -q --durations=0 tests/long
 
 # every family end to end with the tiny models of XLM-R's and mBERT's shapes, with the checks
 # make test makes of the tiny BERT's run (about 10 minutes; out of CI for its time)
@@ -40,7 +41,7 @@ test-shapes: $(STAMP)
 
 # the workflow on a real single-node SLURM cluster the test starts (root; installs SLURM with apt)
 test-slurm: $(STAMP)
-	$(BIN)/pytest -q tests/cluster
+	$(BIN)/pytest -q --durations=0 tests/cluster
 
 # CI-sized: the real model on small slices of the real files, one seed, held to floors measured
 # on three (tests/smoke); it fails when the pipeline stops learning or scoring right
