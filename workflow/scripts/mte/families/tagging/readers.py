@@ -232,6 +232,7 @@ def xtreme_fused_words(
     """
     language = path.name.split("_")[0]
     precedence = HEAD_UPOS_PRECEDENCE.get(language, HEAD_UPOS_PRECEDENCE["default"])
+    rank = {tag: r for r, tag in enumerate(precedence)}
     parents: dict[Any, set] = {}
     for _, fields in words:
         heads = parents.setdefault(int(fields[0]), set())
@@ -250,7 +251,6 @@ def xtreme_fused_words(
             raise InputError(path, number, f"multiword token {fields[0]} covers a missing word")
         depth = [len(_ancestors(parents, i)) for i in span]
         highest = [i for i, d in zip(span, depth, strict=True) if d == min(depth)]
-        rank = {tag: r for r, tag in enumerate(precedence)}
         head = min(highest, key=lambda i: rank.get(upos[i], len(precedence)))
         replaced[head] = fields[1]
         dropped.update(set(span) - {head})
