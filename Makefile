@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORES ?= all
 
-.PHONY: install run test test-long test-shapes test-slurm test-smoke test-real real-readme smoke-readme lint format clean
+.PHONY: install run test test-long test-long-ci test-shapes test-slurm test-smoke test-real real-readme smoke-readme lint format clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,9 +30,15 @@ test: $(STAMP)
 
 # end-to-end runs kept out of the default run for time: determinism, a hard kill, and every
 # transfer setting with the pseudo test analysis, CoNLL and UD POS (their parts have unit tests),
-# and the default and paper configs run one after another in one checkout
+# and the default and paper configs run one after another in one checkout (about 35 minutes).
+# LONG picks files: CI runs the first two only (LONG_CI), the other two take 30 of the minutes
+LONG ?= tests/long
+LONG_CI := tests/long/test_determinism.py tests/long/test_interrupted.py
 test-long: $(STAMP)
-	$(BIN)/pytest -q --durations=0 tests/long
+	$(BIN)/pytest -q --durations=0 $(LONG)
+
+test-long-ci: $(STAMP)
+	$(BIN)/pytest -q --durations=0 $(LONG_CI)
 
 # every family end to end with the tiny models of XLM-R's and mBERT's shapes, with the checks
 # make test makes of the tiny BERT's run (about 10 minutes; out of CI for its time)
