@@ -330,6 +330,48 @@ def test_selection_every_n_steps_keeps_the_best_scored_step(
     )
 
 
+@pytest.mark.parametrize(
+    ("settings", "scores", "steps"),
+    [
+        # 28 steps, 14 an epoch: step 9 is scored (its model kept) besides the epochs' ends
+        ({"model_selection": "last"}, [0.5, 0.9, 0.1], [9, 14, 28]),
+        # with dev scores every 3 steps, step 9's is one of them; the best (step 12) is not kept
+        ({"selection_every_steps": 3}, [0.1, 0.2, 0.3, 0.9, 0.1, 0.1, 0.1, 0.1, 0.1],
+         [3, 6, 9, 12, 15, 18, 21, 24, 27]),
+    ],
+)  # fmt: skip
+def test_keep_step_keeps_the_model_after_that_step(
+    tiny_model: Path,
+    feature_files: dict[str, Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    settings: dict,
+    scores: list[float],
+    steps: list[int],
+) -> None:
+    """XTREME-R's LAReQA evaluates one checkpoint of its fine-tune: the weights after step 9
+    are written whatever the dev scores or model_selection say."""
+    record, weights = _with_scripted_dev_scores(
+        scores, {**settings, "keep_step": 9}, tiny_model, feature_files, tmp_path, monkeypatch
+    )
+    assert [h["step"] for h in record["history"]] == steps
+    assert record["selected"] == {"epoch": 1, "step": 9, "dev_score": scores[steps.index(9)]}
+    written = _weights(tmp_path / "m")
+    at_step = weights[steps.index(9)]
+    assert all(torch.equal(written[name], at_step[name]) for name in written)
+    assert not torch.equal(written["classifier.weight"], weights[-1]["classifier.weight"])
+
+
+def test_keep_step_past_the_last_step_is_refused(
+    tiny_model: Path, feature_files: dict[str, Path], tmp_path: Path
+) -> None:
+    from mte.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"hyperparameters\.keep_step.*past the 28 optimiser"):
+        _fine_tune(tiny_model, feature_files, tmp_path, {"keep_step": 29})
+    assert not (tmp_path / "m").exists()
+
+
 def test_selection_every_more_steps_than_the_fine_tune_has_is_refused(
     tiny_model: Path, feature_files: dict[str, Path], tmp_path: Path
 ) -> None:

@@ -130,6 +130,9 @@ class Trainer:
         # 230): the rate rises all through training and never reaches its peak
         self.scheduler = get_linear_schedule_with_warmup(self.optimizer, warmup, self.total_steps)
         self.keep_last = hp.get("model_selection", "best_dev") == "last"
+        # the model after this optimiser step is kept, whatever the selection (XTREME-R's
+        # LAReQA evaluates one checkpoint of its fine-tune); None: the selection decides
+        self.keep_step = hp.get("keep_step")
         # None: the dev set is scored at each epoch's end
         self.evaluate_every = hp.get("selection_every_steps")
         self._check_selection_steps()
@@ -140,6 +143,13 @@ class Trainer:
         self.signature = ""
 
     def _check_selection_steps(self) -> None:
+        if self.keep_step and self.keep_step > self.total_steps:
+            raise ConfigError(
+                f"tasks.{self.train_features['task']}.hyperparameters.keep_step",
+                f"step {self.keep_step} is past the {self.total_steps} optimiser steps of this "
+                f"fine-tune ({self.n_train} inputs, batch {self.step_size}, "
+                f"{self.hp['epochs']} epochs)",
+            )
         if self.evaluate_every and self.evaluate_every > self.total_steps and not self.keep_last:
             raise ConfigError(
                 f"tasks.{self.train_features['task']}.hyperparameters.selection_every_steps",
@@ -254,7 +264,12 @@ class Trainer:
         """Keep the model of ``entry`` when it is the best so far (or, with ``model_selection:
         last``, note the score of the model that will be kept)."""
         state = self.state
-        if self.keep_last:
+        if self.keep_step:
+            if entry["step"] == self.keep_step:
+                state["best"] = entry
+                if state["step"] < self.total_steps:
+                    save(self.model.state_dict(), self.checkpoint_dir / BEST)
+        elif self.keep_last:
             state["best"] = entry
         elif state["best"] is None or entry["dev_score"] > state["best"]["dev_score"]:
             state["best"] = entry
@@ -316,11 +331,13 @@ class Trainer:
             self.progress.set_postfix(loss=f"{state['losses'][-1]:.4f}", refresh=False)
             if self.evaluate_every and state["step"] % self.evaluate_every == 0:
                 self.evaluate()
+            if state["step"] == self.keep_step and not self._scored_last_step():
+                self.evaluate()  # the kept model: its dev score noted, its weights saved
             if every and state["step"] % every == 0 and state["batch"] < self.steps_per_epoch:
                 self.save_checkpoint()
             self._stop_if_asked()
         last_epoch = state["epoch"] + 1 == hp["epochs"]
-        scored_here = state["history"] and state["history"][-1]["step"] == state["step"]
+        scored_here = self._scored_last_step()
         # the kept model of model_selection: last is the final one: its dev score is noted
         if not self.evaluate_every or (self.keep_last and last_epoch and not scored_here):
             self.evaluate()
@@ -332,6 +349,11 @@ class Trainer:
         if not last_epoch:
             self.save_checkpoint()
             self._stop_if_asked()
+
+    def _scored_last_step(self) -> bool:
+        """The dev set was scored after the latest optimiser step."""
+        history = self.state["history"]
+        return bool(history) and history[-1]["step"] == self.state["step"]
 
     def _stop_if_asked(self) -> None:
         if self.stop.signal is not None:
