@@ -530,10 +530,12 @@ def test_a_languages_word_that_is_neither_all_nor_a_suite_of_the_task_is_refused
     assert "'xtremer' is neither 'all' nor a suite with Tatoeba" in str(error.value)
 
 
-def test_a_retrieval_encoder_is_another_tasks_zero_shot_fine_tune() -> None:
+def test_a_retrieval_encoder_is_another_tasks_zero_shot_fine_tune(tmp_path: Path) -> None:
     """``encoder``: Tatoeba embeds with SQuAD's fine-tunes (a training set only, used by it);
-    a task that is not configured, a pooled task, a retrieval encoder and missing seeds are
-    each one error naming the key; the encoder names the variant folder."""
+    LAReQA with the dual encoder's (squad_retrieval), its layers the pooler's; a task that is
+    not configured, a pooled task with a model that is no dual encoder, a retrieval encoder,
+    missing seeds and a dual encoder's layer other than the last are each one error naming
+    the key; the encoder names the variant folder."""
     from mte.config import variant_key
 
     hub = {"source": "hub", "eval_split": "test"}
@@ -545,7 +547,10 @@ def test_a_retrieval_encoder_is_another_tasks_zero_shot_fine_tune() -> None:
     assert variant_key("tatoeba", config) != variant_key("tatoeba", pretrained)
     bad = {
         "mlqa": ({"tatoeba": {**hub, "encoder": "mlqa"}}, "neither 'pretrained' nor"),
-        "pooled": ({"squad": hub, "lareqa": {**hub, "encoder": "squad"}}, "pretrained model only"),
+        "pooled": (
+            {"squad": hub, "lareqa": {**hub, "encoder": "squad"}},
+            "the pretrained model or a dual encoder's fine-tune (mewslix_pairs, squad_retrieval)",
+        ),
         "retrieval": ({"bucc": hub, "tatoeba": {**hub, "encoder": "bucc"}}, "no model of its own"),
         "seeds": (
             {"squad": {**hub, "seeds": [1]}, "tatoeba": {**hub, "encoder": "squad", "seeds": [2]}},
@@ -556,3 +561,13 @@ def test_a_retrieval_encoder_is_another_tasks_zero_shot_fine_tune() -> None:
         with pytest.raises(ConfigError, match=re.escape(message)) as caught:
             check_config(_with(tasks=changed))
         assert caught.value.key.endswith(".encoder"), name
+    from tests.workflow.tiny_data import write_xquad_r
+
+    write_xquad_r(tmp_path / "lareqa")
+    files = {"source": "files", "path": str(tmp_path / "lareqa"), "languages": ["en", "de"]}
+    dual = {"squad_retrieval": hub, "lareqa": {**files, "encoder": "squad_retrieval"}}
+    check_config(_with(tasks={**dual, "lareqa": {**dual["lareqa"], "layers": ["model"]}}))
+    last_only = r"pooler over the last layer.*not \['model', 'xtreme'\]"
+    with pytest.raises(ConfigError, match=last_only) as caught:
+        check_config(_with(tasks=dual))
+    assert caught.value.key == "tasks.lareqa.layers"

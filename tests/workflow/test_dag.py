@@ -36,7 +36,7 @@ def test_xtreme_config_builds_its_dag_offline(tmp_path: Path) -> None:
 def _xtreme_r_files(download: Path) -> None:
     """Placeholders, in their formats, of the files config/xtreme-r.yaml reads from
     download/: a UD treebank folder per language (English with train and dev), Tatoeba's 41
-    pairs, XQuAD-R's 11 files and Mewsli-X's candidate set and mentions."""
+    pairs, XQuAD-R's 11 files and Mewsli-X's candidate set, mentions and Wikipedia pairs."""
     from mte.specs.tatoeba import FILE_CODES
     from tests.workflow.tiny_data import write_lines, write_mewslix, write_xquad_r
 
@@ -66,12 +66,13 @@ def test_xtreme_r_config_builds_its_dag_offline(tmp_path: Path) -> None:
     # evaluate.py's XTREME-R languages: XNLI 15, XCOPA 11 (and Social IQa's English dev),
     # UD-POS 38, PAN-X 48, XQuAD 12, MLQA 7, TyDiQA 9
     assert counts["predict"] == (15 + 11 + 1 + 38 + 48 + 12 + 7 + 9) * models
-    # Tatoeba 41, Mewsli-X 11 and LAReQA 11 retrieve with the pretrained model, the last two
-    # from one pool each
+    # Tatoeba 41 (with SQuAD's fine-tune), Mewsli-X 11 and LAReQA 11 (each with its dual
+    # encoder's fine-tune) retrieve, the last two from one pool each
     assert counts["retrieve"] == (41 + 11 + 11) * models
     assert counts["embed_pool"] == 2 * models
-    # XNLI, Social IQa, XCOPA (from Social IQa's), UD-POS, PAN-X, SQuAD, TyDiQA
-    assert counts["finetune"] == 7 * models
+    # XNLI, Social IQa, XCOPA (from Social IQa's), UD-POS, PAN-X, SQuAD, TyDiQA, and the dual
+    # encoders of LAReQA and Mewsli-X
+    assert counts["finetune"] == 9 * models
     # the XTREME-R summary is among the tables the run writes
     assert "results/runs/xtreme-r/tables/xtreme_r.csv" in done.stdout + done.stderr
 

@@ -28,15 +28,16 @@ def run(family_run) -> Path:
 
 
 def test_the_family_run_runs_each_job_once_per_model_and_task(family_run) -> None:
-    """Its job counts, worked out from its config: per model, 9 fine-tunes (PAN-X, UD POS,
-    SQuAD, TyDiQA, PAWS-X, SST-2, STS-B, Social IQa, XCOPA); 12 predictions (PAN-X, UD POS,
+    """Its job counts, worked out from its config: per model, 11 fine-tunes (PAN-X, UD POS,
+    SQuAD, the dual encoders of LAReQA and Mewsli-X, TyDiQA, PAWS-X, SST-2, STS-B, Social IQa,
+    XCOPA); 12 predictions (PAN-X, UD POS,
     PAWS-X, XQuAD, TyDiQA, SST-2, STS-B, Social IQa one language each, G-XLT two pairs, XCOPA
     Estonian in two settings) and 6 retrievals (Tatoeba, BUCC, LAReQA's and Mewsli-X's two
     languages), each scored; one pool each for LAReQA and Mewsli-X, shared by their two
     languages; no figures."""
     shapes = len(SHAPES)
     counts = family_run.counts
-    assert counts["finetune"] == 9 * shapes
+    assert counts["finetune"] == 11 * shapes
     assert counts["predict"] == 12 * shapes and counts["retrieve"] == 6 * shapes
     assert counts["embed_pool"] == 2 * shapes
     assert counts["score"] == 18 * shapes
@@ -120,7 +121,8 @@ def test_lareqa_searches_one_pool_of_both_languages_and_scores_its_map(
 ) -> None:
     from tests.workflow.tiny_data import XQUAD_R
 
-    pool = json.loads((variant_dir(run, model, "lareqa") / "pool" / "index.json").read_text())
+    seed_dir = variant_dir(run, model, "lareqa") / "zero-shot/seed1"
+    pool = json.loads((seed_dir / "pool" / "index.json").read_text())
     # every sentence of both languages, named {lang}_{paragraph}_{sentence}
     assert pool["candidates"] == [
         f"{lang}_{p + 1}_{s}" for lang in ("en", "de") for p in range(2) for s in range(2)
@@ -151,8 +153,23 @@ def test_lareqa_searches_one_pool_of_both_languages_and_scores_its_map(
             values.append(sum((i + 1) / place for i, place in enumerate(places)) / 2)
         score = _score(run, model, "lareqa", language)
         assert score["n"] == 3 and score["left_out"] == 0
+        # embedded by the dual encoder's fine-tune of the same model and seed, trained on the
+        # SQuAD file's pairs
+        encoder = variant_dir(run, model, "squad_retrieval") / "zero-shot/seed1/model"
+        training = json.loads((encoder / "training.json").read_text())
+        assert score["provenance"]["training"]["hyperparameters"] == training["hyperparameters"]
+        files = [Path(d["files"][0]["file"]).name for d in score["provenance"]["data"]]
+        assert files == ["train-v1.1.json", "dev-v1.1.json", f"{language}.json"]
         assert score["metrics"]["map_at_20"] == pytest.approx(sum(values) / 3)
     assert (tables_dir(run) / "lareqa.md").is_file()
+    # the dual encoder: its pooler embeds, without the model's prefix, and its logit scale
+    # (100 at the start) was trained; the table says what embedded
+    encoder = variant_dir(run, model, "squad_retrieval") / "zero-shot/seed1/model"
+    title = (tables_dir(run) / "lareqa.md").read_text().splitlines()[0]
+    assert "embedded by SQuAD v1.1 (answer retrieval pairs)'s zero-shot fine-tunes" in title
+    embedding = json.loads((encoder / "embedding.json").read_text())
+    assert embedding["pooling"] == "pooler" and embedding["prefix"] == ""
+    assert embedding["logit_scale"] != 100.0
 
 
 @pytest.mark.parametrize("model", SHAPES)
@@ -161,7 +178,8 @@ def test_mewslix_ranks_the_candidate_set_and_scores_the_reciprocal_rank(
 ) -> None:
     from tests.workflow.tiny_data import MEWSLIX_ENTITIES
 
-    pool = json.loads((variant_dir(run, model, "mewslix") / "pool" / "index.json").read_text())
+    pool_dir = variant_dir(run, model, "mewslix") / "zero-shot/seed1/pool"
+    pool = json.loads((pool_dir / "index.json").read_text())
     assert pool["candidates"] == list(MEWSLIX_ENTITIES)
     assert len(pool["source"]["sha256"]) == 64
     for language in ("en", "de"):
@@ -176,4 +194,7 @@ def test_mewslix_ranks_the_candidate_set_and_scores_the_reciprocal_rank(
         ranks = [1 / (r["rankings"]["model"].index(r["answers"][0]) + 1) for r in predictions]
         score = _score(run, model, "mewslix", language)
         assert score["n"] == 2
+        files = [Path(d["files"][0]["file"]).name for d in score["provenance"]["data"]]
+        assert files[:2] == ["wikipedia_pairs-train.jsonl", "wikipedia_pairs-dev.jsonl"]
+        assert score["provenance"]["training"]["seed"] == 1
         assert score["metrics"]["map_at_20"] == pytest.approx(sum(ranks) / 2)

@@ -401,21 +401,57 @@ MEWSLIX_ARTICLES = {
 }
 
 
+# Mewsli-X's Wikipedia training pairs: (context sentence, mention, its entity)
+WIKIPEDIA_PAIRS = [
+    ("Helsinki lies by the sea.", "Helsinki", "Q1"),
+    ("Tea is hot.", "Tea", "Q2"),
+    ("The strike ended.", "strike", "Q3"),
+    ("A dog barked.", "dog", "Q4"),
+]
+
+
+def _entity(qid: str) -> dict:
+    text = MEWSLIX_ENTITIES[qid]
+    return {
+        "entity_id": qid,
+        "title": qid,
+        "description": text,
+        "sentence_spans": [{"start": 0, "end": len(text)}],
+        "description_language": "en",
+        "description_url": f"https://en.wikipedia.org/wiki/{qid}",
+    }
+
+
+def mention_entity_pair(n: int, text: str, mention: str, qid: str) -> dict:
+    """One MentionEntityPair record of wikipedia_pairs-*.jsonl."""
+    at = text.index(mention)
+    context = {
+        "document_title": f"w{n}",
+        "document_url": f"https://en.wikipedia.org/wiki/w{n}",
+        "document_id": f"w{n}",
+        "language": "en",
+        "text": text,
+        "sentence_spans": [{"start": 0, "end": len(text)}],
+    }
+    span = {"start": at, "end": at + len(mention), "text": mention}
+    return {
+        "contextual_mention": {
+            "context": context,
+            "mention": {"example_id": f"w{n}", "mention_span": span, "entity_id": qid},
+        },
+        "entity": _entity(qid),
+    }
+
+
 def write_mewslix(folder: Path) -> None:
-    """``candidate_set_entities.jsonl`` and ``wikinews_mentions-test.jsonl`` (en, de)."""
+    """``candidate_set_entities.jsonl``, ``wikinews_mentions-test.jsonl`` (en, de) and the
+    English ``wikipedia_pairs-{train,dev}.jsonl`` (the same four pairs)."""
     folder.mkdir(parents=True)
-    entities = [
-        {
-            "entity_id": qid,
-            "title": qid,
-            "description": text,
-            "sentence_spans": [{"start": 0, "end": len(text)}],
-            "description_language": "en",
-            "description_url": f"https://en.wikipedia.org/wiki/{qid}",
-        }
-        for qid, text in MEWSLIX_ENTITIES.items()
-    ]
+    entities = [_entity(qid) for qid in MEWSLIX_ENTITIES]
     write_lines(folder / "candidate_set_entities.jsonl", [json.dumps(e) for e in entities])
+    pairs = [json.dumps(mention_entity_pair(n, *pair)) for n, pair in enumerate(WIKIPEDIA_PAIRS)]
+    for split in ("train", "dev"):
+        write_lines(folder / f"wikipedia_pairs-{split}.jsonl", pairs)
     articles = []
     for language, text in MEWSLIX_ARTICLES.items():
         first = text.index(".") + 1

@@ -244,7 +244,13 @@ def get_retrieval_data(wc):
         split: data_path(wc.task, wc.lang, split) for split in retrieval_splits(wc.task)
     }
     if wc.task in POOLED_TASKS:
-        pool = {"model": wc.model, "task": wc.task, "variant": wc.variant}
+        pool = {
+            "model": wc.model,
+            "task": wc.task,
+            "variant": wc.variant,
+            "setting": wc.setting,
+            "seed": wc.seed,
+        }
         data["pool_vectors"] = POOL_VECTORS.format(**pool)
         data["pool_index"] = POOL_INDEX.format(**pool)
     return data

@@ -15,8 +15,9 @@ RUN_DIR = "results/{model}/{task}/{variant}/{setting}/seed{seed}"
 FINETUNED = f"{RUN_DIR}/model"
 FINETUNED_PER_LANGUAGE = f"{FINETUNED}/{{lang}}"
 PREDICTIONS = f"{RUN_DIR}/predictions/{{lang}}.jsonl"
-# a pooled retrieval task's pool (LAReQA), shared by its languages' retrieve jobs
-POOL_DIR = "results/{model}/{task}/{variant}/pool"
+# a pooled retrieval task's pool (LAReQA), shared by its languages' retrieve jobs; per seed,
+# as the encoder that embeds it may be a fine-tune of that seed
+POOL_DIR = f"{RUN_DIR}/pool"
 POOL_VECTORS = f"{POOL_DIR}/vectors.npz"
 POOL_INDEX = f"{POOL_DIR}/index.json"
 SCORES = f"{RUN_DIR}/scores/{{lang}}.json"
@@ -38,7 +39,7 @@ FEATURES_JOB = "{model}/{task}/{tokens}/{lang}/{split}"
 RUN_JOB = "{model}/{task}/{variant}/{setting}/seed{seed}"
 RUN_LANGUAGE_JOB = f"{RUN_JOB}/{{lang}}"
 PSEUDO_TEST_JOB = f"{RUN_JOB}/pseudo-test/{{lang}}"
-POOL_JOB = "{model}/{task}/{variant}/pool"
+POOL_JOB = f"{RUN_JOB}/pool"
 
 
 def log_path(folder, job):

@@ -23,12 +23,14 @@ rule predict:
         "../scripts/predict.py"
 
 
-# LAReQA: the pool of every configured language's answers, embedded once per model; each
-# language's retrieve job searches it
+# LAReQA: the pool of every configured language's answers, embedded once per model and seed
+# (by the pretrained model or a dual encoder's fine-tune); each language's retrieve job
+# searches it
 rule embed_pool:
     input:
         data=get_pool_data,
-        model=MODEL,
+        model=get_retrieval_model,
+        base_model=MODEL,
     output:
         vectors=POOL_VECTORS,
         index=POOL_INDEX,
@@ -38,6 +40,7 @@ rule embed_pool:
         benchmark_path("embed_pool", POOL_JOB)
     wildcard_constraints:
         task="|".join(POOLED_TASKS),
+        setting="zero-shot",
     conda:
         "../../envs/mte.yaml"
     threads: config["threads"]["predict"]

@@ -14,6 +14,8 @@ with rule_logging(snakemake) as log:
         "batch_size": params.batch_size,
         "device": params.device,
         "precision": params.precision,
+        # the pretrained model's record says how it embeds, unless a fine-tune says otherwise
+        "base_model": snakemake.input.base_model,
     }
     inputs, languages = list(snakemake.input.data), list(params.languages)
     pool = family_of(task).build_pool(snakemake.input.model, inputs, languages, options)

@@ -387,6 +387,14 @@ def _check_task(task_name: str, config: dict[str, Any]) -> None:
     _check_source(task, config)
 
 
+# the family whose fine-tunes are dual encoders (mte.families.retrieval.DualEncoder)
+DUAL_ENCODER = "dual_encoder"
+
+
+def _dual_encoder_tasks() -> list[str]:
+    return sorted(name for name, task in TASKS.items() if task.family == DUAL_ENCODER)
+
+
 def retrieval_encoder(task_name: str, config: dict[str, Any]) -> str | None:
     """The task whose zero-shot fine-tunes embed a retrieval task's sentences (``encoder``), or
     None for the pretrained model."""
@@ -398,12 +406,8 @@ def _check_encoder(task: Any, encoder: str, key: str, config: dict[str, Any]) ->
     """A retrieval task's ``encoder``: another configured task with a zero-shot fine-tune of
     its own for every seed the retrieval task runs."""
     family = family_of(task)
-    if not family.retrieval or family.pooled:
-        raise ConfigError(
-            key,
-            f"{task.title} embeds with the pretrained model only (encoder: {PRETRAINED}); "
-            "Tatoeba and BUCC can embed with another task's fine-tunes",
-        )
+    if not family.retrieval:
+        raise ConfigError(key, f"{task.title} fine-tunes: it has no encoder to choose")
     configured = sorted(n for n in config["tasks"] if n != task.name)
     if encoder not in config["tasks"] or encoder == task.name:
         raise ConfigError(
@@ -414,6 +418,22 @@ def _check_encoder(task: Any, encoder: str, key: str, config: dict[str, Any]) ->
     other = get_task(encoder)
     if family_of(other).retrieval or models_of(encoder, config):
         raise ConfigError(key, f"{other.title} fine-tunes no model of its own to embed with")
+    dual = family_of(other).name == DUAL_ENCODER
+    if family.pooled and not dual:
+        raise ConfigError(
+            key,
+            f"{task.title} embeds its queries and its pool with one encoder: the pretrained "
+            f"model or a dual encoder's fine-tune ({', '.join(_dual_encoder_tasks())}), "
+            f"not {other.title}'s",
+        )
+    # absent before the schema's defaults are filled in: the default, [model, xtreme]
+    layers = config["tasks"][task.name].get("layers") or ["model", "xtreme"]
+    if dual and list(layers) != ["model"]:
+        raise ConfigError(
+            f"{key.rsplit('.', 1)[0]}.layers",
+            f"a dual encoder embeds with its pooler over the last layer: {task.title} with "
+            f"encoder {encoder} takes layers: [model], not {list(layers)}",
+        )
     if "zero-shot" not in task_settings(encoder, config):
         raise ConfigError(key, f"{other.title} runs no zero-shot fine-tune to embed with")
     missing = sorted(set(task_seeds(task.name, config)) - set(task_seeds(encoder, config)))
@@ -578,6 +598,9 @@ def tokens_params(task_name: str, config: dict[str, Any]) -> dict[str, Any]:
     if owner.get("windows") == "run_squad":
         params["windows"] = "run_squad"
         params["max_query_length"] = owner.get("max_query_length")
+    owner_task = get_task(models_of(task_name, config) or task_name)
+    for key in family_of(owner_task).tokens_keys:
+        params[key] = owner.get(key)
     return params
 
 

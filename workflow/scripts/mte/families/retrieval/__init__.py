@@ -1,13 +1,16 @@
-"""Retrieval with the pretrained encoder, no fine-tuning: Tatoeba (nearest neighbour accuracy)
-and BUCC 2018 (bitext mining F1, its threshold set on the dev split)."""
+"""Retrieval: Tatoeba (nearest neighbour accuracy) and BUCC 2018 (bitext mining F1, its
+threshold set on the dev split) with the pretrained encoder or another task's fine-tune;
+LAReQA and Mewsli-X (mAP@20 over one pool) with the pretrained encoder or a dual encoder
+fine-tuned on query-answer pairs (squad_retrieval, mewslix_pairs)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
 from mte.families.base import TaskFamily
-from mte.taskspec import Task
+from mte.taskspec import FamilyOptions, Task
 
 
 class Retrieval(TaskFamily):
@@ -204,9 +207,78 @@ class EntityRetrieval(AnswerRetrieval):
             )
 
 
+@dataclass(frozen=True)
+class DualEncoderOptions(FamilyOptions):
+    # the pairs a task's files hold: "squad" (SQuAD v1.1 JSON: a question and its answer's
+    # sentence with the paragraph, run_retrieval_qa.py) or "mention_entity" (Mewsli-X's
+    # MentionEntityPair lines: a mention and its entity's description, run_retrieval_el.py)
+    pairs: str = "squad"
+
+
+class DualEncoder(TaskFamily):
+    """A dual encoder's fine-tune on query-answer pairs, for a pooled retrieval task to embed
+    with (``encoder``): LAReQA's on SQuAD v1.1, Mewsli-X's on Wikipedia's mention-entity
+    pairs, as XTREME-R's run_retrieval_qa.py and run_retrieval_el.py train them
+    (mte.families.retrieval.dual_encoder). A training set only: its tasks are never scored."""
+
+    name = "dual_encoder"
+    schema_def = "dual_encoder_task"
+    options_type = DualEncoderOptions
+    # never scored: no per-example statistics
+    per_example_statistics = False
+    # what its features hold besides the answers' max_length: the questions' own cut
+    tokens_keys: ClassVar[tuple[str, ...]] = ("max_query_length",)
+
+    def check_spec(self, task: Task) -> None:
+        if task.options.pairs not in ("squad", "mention_entity"):
+            raise ValueError(
+                f"{task.name}: pairs {task.options.pairs!r} is not squad or mention_entity"
+            )
+
+    def read_files(self, task, paths: list[Path], language: str, split: str) -> list[dict]:
+        if task.options.pairs == "mention_entity":
+            from mte.families.retrieval.entity_links import read_mention_entity_pairs
+
+            return read_mention_entity_pairs(paths[0], language)
+        from mte.families.retrieval.dual_encoder import read_squad_pairs
+
+        return read_squad_pairs(paths[0], language)
+
+    def read_hub(self, task, dataset, name: str, language: str) -> list[dict[str, Any]]:
+        from mte.families.retrieval.dual_encoder import squad_pairs_from_hub
+
+        if task.options.pairs != "squad":
+            raise NotImplementedError(f"{task.title} is read from its released files only")
+        return squad_pairs_from_hub(dataset, name, language)
+
+    def tokenize(self, tokenizer: Any, examples: list[dict], task: Task, options: dict) -> dict:
+        from mte.families.retrieval.dual_encoder import tokenize_pairs
+        from mte.features import feature_header
+
+        header = feature_header(tokenizer, examples, task, options["max_length"], ())
+        return tokenize_pairs(tokenizer, examples, header, options)
+
+    def model_head(self, task: Task) -> Any:
+        from mte.families.retrieval.dual_encoder import DualEncoderHead
+
+        return DualEncoderHead(task)
+
+    def measure(self, task, pairs: list, paths: dict) -> dict[str, Any]:
+        raise NotImplementedError(f"{task.title} is a training set only: it is never scored")
+
+    def sufficient_statistics(self, task):
+        return None
+
+    def segments(self, task: Task, example: dict[str, Any]) -> list[str]:
+        from mte.families.retrieval.dual_encoder import answer_text
+
+        return [example["question"], answer_text(example)]
+
+
 FAMILY_CLASSES = (
     Retrieval,
     Mining,
     AnswerRetrieval,
     EntityRetrieval,
+    DualEncoder,
 )

@@ -137,12 +137,50 @@ def read_entities(path: str | Path) -> list[dict[str, Any]]:
     description's sentences joined and normalised, utils_mewslix's
     preprocess_entity_description)."""
     path = Path(path)
-    entities = []
+    return [_entity(record, path, number) for number, record in enumerate(read_jsonl(path), 1)]
+
+
+def _entity(record: Any, path: Path, number: int) -> dict[str, str]:
+    description = record.get("description") if isinstance(record, dict) else None
+    if not isinstance(description, str) or "entity_id" not in record:
+        raise InputError(path, number, "an Entity needs entity_id and description")
+    spans = _spans(record, "sentence_spans", path, number)
+    text = _normalize(" ".join(description[a:b] for a, b in spans))
+    return {"id": str(record["entity_id"]), "text": text}
+
+
+def read_mention_entity_pairs(path: str | Path, language: str = "en") -> list[dict[str, Any]]:
+    """Mewsli-X's training pairs (``wikipedia_pairs-{train,dev}.jsonl``: one MentionEntityPair
+    a line, a ``contextual_mention`` and its ``entity``), as XTREME-R's run_retrieval_el.py
+    reads them: ``id`` (the mention's example_id, else the line number), ``question`` (the
+    mention's query, :func:`mention_query`), ``answer`` (the entity's description, as the
+    candidate set's) and ``language``."""
+    path = Path(path)
+    pairs = []
     for number, record in enumerate(read_jsonl(path), start=1):
-        description = record.get("description")
-        if "entity_id" not in record or not isinstance(description, str):
-            raise InputError(path, number, "an Entity needs entity_id and description")
-        spans = _spans(record, "sentence_spans", path, number)
-        text = _normalize(" ".join(description[a:b] for a, b in spans))
-        entities.append({"id": str(record["entity_id"]), "text": text})
-    return entities
+        contextual = record.get("contextual_mention") if isinstance(record, dict) else None
+        if not isinstance(contextual, dict) or "entity" not in record:
+            raise InputError(
+                path, number, "a MentionEntityPair needs contextual_mention and entity"
+            )
+        context, mention = contextual.get("context") or {}, contextual.get("mention") or {}
+        text = context.get("text")
+        if not text:
+            raise InputError(path, number, "the mention's context has no text")
+        span = mention.get("mention_span") or {}
+        try:
+            start, end = int(span["start"]), int(span["end"])
+            sentences = _spans(context, "sentence_spans", path, number)
+            query = mention_query(text, sentences, start, end, span.get("text"))
+        except (KeyError, TypeError, ValueError) as error:
+            raise InputError(path, number, f"mention: {error}") from None
+        entity = _entity(record["entity"], path, number)
+        pairs.append(
+            {
+                "id": str(mention.get("example_id") or number),
+                "question": query,
+                "answer": entity["text"],
+                "language": language,
+            }
+        )
+    return pairs

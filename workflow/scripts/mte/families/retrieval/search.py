@@ -13,6 +13,7 @@ from typing import Any
 
 from mte.device import describe, placement
 from mte.embeddings import encode_layers
+from mte.families.retrieval.dual_encoder import EMBEDDING_RECORD
 from mte.families.retrieval.neighbours import margin_candidates, resolve_layers, tatoeba_records
 from mte.io import read_json
 from mte.models import MODEL_RECORD
@@ -34,13 +35,20 @@ def load_encoder(
     from transformers import AutoModel, AutoTokenizer
 
     model_dir = Path(model_dir)
-    usage = dict(read_json(Path(base_model_dir or model_dir) / MODEL_RECORD)["embedding"])
+    own = model_dir / EMBEDDING_RECORD
+    if own.is_file():
+        # a dual encoder's fine-tune embeds as it was trained (its pooler, no prefix)
+        usage = {key: read_json(own)[key] for key in ("pooling", "prefix", "layer")}
+    else:
+        usage = dict(read_json(Path(base_model_dir or model_dir) / MODEL_RECORD)["embedding"])
     where, usage["dtype"] = placement(device, precision)
     log.info("embedding on %s", describe(where, usage["dtype"]))
     model = AutoModel.from_pretrained(model_dir).to(where)
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
     depth = model.config.num_hidden_layers
     layers = resolve_layers(layer_choices, usage["layer"], depth, xtreme_layers)
+    if usage["pooling"] == "pooler" and set(layers.values()) != {depth}:
+        raise ValueError(f"{model_dir} embeds with its pooler over the last layer, not {layers}")
     log.info("pooling %s, prefix %r, layers %s", usage["pooling"], usage["prefix"], layers)
     return model, tokenizer, usage, layers
 

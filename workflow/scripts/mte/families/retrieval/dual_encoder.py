@@ -1,0 +1,325 @@
+"""The dual encoder that XTREME-R fine-tunes for LAReQA (``scripts/train_lareqa.sh``,
+``third_party/run_retrieval_qa.py`` with ``bert.py``'s ``BertForRetrieval``) and Mewsli-X
+(``train_mewslix.sh``, ``run_retrieval_el.py``: mentions and entity descriptions, the same
+model): one encoder for
+both towers, a question and its answer (the answer's sentence followed by its paragraph) each
+read as the pooler output over the first token, L2-normalised; the logits of a batch are the
+questions' dot products with every answer of the batch times a learned scale (100 at the
+start), and the loss is the softmax cross-entropy of each question against its own answer
+(the batch's other answers are its negatives).
+
+Training pairs come from SQuAD v1.1 JSON as run_retrieval_qa.py's processor
+(``processors/lareqa.py``) makes them: the first answer of each question; its sentence is the
+one whose span, as :mod:`mte.families.retrieval.sentences` breaks the paragraph, holds the
+answer's start; a question whose start lies in no sentence, or whose answer text is not in the
+paragraph's whitespace words at its offsets, is left out.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+import torch
+
+from mte.errors import InputError, MteError
+from mte.heads import Head
+from mte.io import read_json, write_json
+
+log = logging.getLogger(__name__)
+
+# how a fine-tuned dual encoder embeds: beside its weights, read by the retrieval step instead
+# of the pretrained model's record
+EMBEDDING_RECORD = "embedding.json"
+# run_retrieval_qa.py's BertForRetrieval: torch.nn.init.constant_(self.logit_scale, 100.0)
+INITIAL_LOGIT_SCALE = 100.0
+_WHITESPACE = (" ", "\t", "\r", "\n", "\u202f")
+
+
+def _whitespace_words(text: str) -> tuple[list[str], list[int]]:
+    """The paragraph's words split on whitespace and each character's word index (the
+    processor's doc_tokens and char_to_word_offset)."""
+    words: list[str] = []
+    word_of_char: list[int] = []
+    after_space = True
+    for char in text:
+        if char in _WHITESPACE:
+            after_space = True
+        else:
+            if after_space:
+                words.append(char)
+            else:
+                words[-1] += char
+            after_space = False
+        word_of_char.append(len(words) - 1)
+    return words, word_of_char
+
+
+def read_squad_pairs(path: str | Path, language: str = "en") -> list[dict[str, Any]]:
+    """Question-answer pairs of a SQuAD v1.1 file: ``id``, ``question``, ``sentence`` (the
+    answer's), ``context`` (its paragraph) and ``language``, in the file's order."""
+    path = Path(path)
+    data = read_json(path)
+    if not isinstance(data, dict) or not isinstance(data.get("data"), list):
+        raise InputError(path, 1, "not SQuAD JSON: no top-level 'data' list")
+
+    def refuse(message: str) -> None:
+        raise InputError(path, 1, message)
+
+    paragraphs = [p for article in data["data"] for p in article.get("paragraphs", [])]
+    return _squad_pairs(paragraphs, language, refuse, path.name)
+
+
+def squad_pairs_from_hub(dataset: Any, name: str, language: str = "en") -> list[dict[str, Any]]:
+    """The pairs of a hub split of the SQuAD schema (rajpurkar/squad: ``id, context, question,
+    answers{text, answer_start}``), as :func:`read_squad_pairs` makes them of the file; the
+    rows of one paragraph follow each other, as in the file."""
+    paragraphs: list[dict[str, Any]] = []
+    for row in dataset:
+        answers = row["answers"]
+        qa = {
+            "id": row["id"],
+            "question": row["question"],
+            "answers": [
+                {"text": text, "answer_start": start}
+                for text, start in zip(answers["text"], answers["answer_start"], strict=True)
+            ],
+        }
+        if paragraphs and paragraphs[-1]["context"] == row["context"]:
+            paragraphs[-1]["qas"].append(qa)
+        else:
+            paragraphs.append({"context": row["context"], "qas": [qa]})
+
+    def refuse(message: str) -> None:
+        raise MteError(f"{name}: {message}")
+
+    return _squad_pairs(paragraphs, language, refuse, name)
+
+
+def _squad_pairs(
+    paragraphs: list[dict[str, Any]], language: str, refuse: Any, name: str
+) -> list[dict[str, Any]]:
+    from mte.families.retrieval.sentences import sentence_breaks
+
+    pairs: list[dict[str, Any]] = []
+    skipped = {"no sentence": 0, "answer not at its offset": 0}
+    for number, paragraph in enumerate(paragraphs, 1):
+        context = paragraph.get("context")
+        if not isinstance(context, str):
+            refuse(f"paragraph {number} has no context")
+        spans = list(sentence_breaks(context))
+        words, word_of_char = _whitespace_words(context)
+        for qa in paragraph.get("qas", []):
+            answers = qa.get("answers") or []
+            if not answers:
+                refuse(f"question {qa.get('id')!r} has no answer")
+            text, start = answers[0]["text"], int(answers[0]["answer_start"])
+            if not (text and 0 <= start and start + len(text) <= len(context)):
+                refuse(f"question {qa.get('id')!r}: its answer lies outside its paragraph")
+            sentence = next((context[a:b] for a, b in spans if a <= start < b), "")
+            if not sentence:
+                skipped["no sentence"] += 1
+                continue
+            first, last = word_of_char[start], word_of_char[start + len(text) - 1]
+            if " ".join(text.split()) not in " ".join(words[first : last + 1]):
+                skipped["answer not at its offset"] += 1
+                continue
+            pairs.append(
+                {
+                    "id": str(qa["id"]),
+                    "question": qa["question"],
+                    "sentence": sentence,
+                    "context": context,
+                    "language": language,
+                }
+            )
+    if any(skipped.values()):
+        log.info(
+            "%s: %d questions kept, %d left out (%s), as run_retrieval_qa.py leaves them out",
+            name,
+            len(pairs),
+            sum(skipped.values()),
+            ", ".join(f"{n} {why}" for why, n in skipped.items() if n),
+        )
+    return pairs
+
+
+def answer_text(example: dict[str, Any]) -> str:
+    """What the answer tower reads: an entity's description as its reader made it
+    (Mewsli-X's pairs), else the sentence, then its paragraph, as one string without line
+    breaks (run_retrieval_qa.py's processor)."""
+    if "answer" in example:
+        return example["answer"]
+    return (example["sentence"] + example["context"]).replace("\n", "")
+
+
+def tokenize_pairs(
+    tokenizer: Any, examples: list[dict[str, Any]], header: dict[str, Any], options: dict
+) -> dict[str, Any]:
+    """Features of question-answer pairs: ``input_ids`` (the questions, cut at
+    ``max_query_length``) and ``answer_input_ids`` (the answers, cut at ``max_length``), each
+    with the model's special tokens, unpadded."""
+    questions = tokenizer(
+        [e["question"] for e in examples], truncation=True, max_length=options["max_query_length"]
+    )["input_ids"]
+    answers = tokenizer(
+        [answer_text(e) for e in examples], truncation=True, max_length=options["max_length"]
+    )["input_ids"]
+    return {
+        **header,
+        "max_query_length": options["max_query_length"],
+        "input_ids": questions,
+        "answer_input_ids": answers,
+        "truncated": sum(len(ids) >= options["max_length"] for ids in answers),
+    }
+
+
+@dataclass
+class DualEncoderOutput:
+    """A batch's in-batch softmax loss and its questions' and answers' unit vectors."""
+
+    loss: torch.Tensor
+    questions: torch.Tensor
+    answers: torch.Tensor
+
+
+class DualEncoderModel(torch.nn.Module):
+    """One pretrained encoder (a transformers AutoModel with its pooler) for both towers and
+    the learned logit scale; saved as the encoder's own folder, which the retrieval step loads
+    as it loads a pretrained model, with :data:`EMBEDDING_RECORD` beside it."""
+
+    base_model_prefix = "encoder"
+
+    def __init__(self, encoder: Any) -> None:
+        super().__init__()
+        self.encoder = encoder
+        self.config = encoder.config
+        self.logit_scale = torch.nn.Parameter(torch.tensor([INITIAL_LOGIT_SCALE]))
+
+    @classmethod
+    def from_pretrained(
+        cls, model_dir: str | Path, output_loading_info: bool = False, **kwargs: Any
+    ) -> Any:
+        from transformers import AutoModel
+
+        encoder, info = AutoModel.from_pretrained(
+            model_dir, add_pooling_layer=True, output_loading_info=True, **kwargs
+        )
+        model = cls(encoder)
+        if not output_loading_info:
+            return model
+        # named as this module names them, so that a pooler the checkpoint lacks (e5 has
+        # none) is reported as the new head it is
+        missing = [f"encoder.{key}" for key in info.get("missing_keys") or []]
+        return model, {**info, "missing_keys": missing}
+
+    def get_input_embeddings(self) -> Any:
+        return self.encoder.get_input_embeddings()
+
+    def embed(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+        """Unit vectors: the pooler output (dense and tanh over the first token)."""
+        pooled = self.encoder(input_ids=input_ids, attention_mask=attention_mask).pooler_output
+        return torch.nn.functional.normalize(pooled.float(), p=2, dim=1)
+
+    def forward(
+        self,
+        input_ids: torch.Tensor,
+        attention_mask: torch.Tensor,
+        answer_input_ids: torch.Tensor,
+        answer_attention_mask: torch.Tensor,
+    ) -> DualEncoderOutput:
+        questions = self.embed(input_ids, attention_mask)
+        answers = self.embed(answer_input_ids, answer_attention_mask)
+        logits = questions @ answers.T * self.logit_scale
+        targets = torch.arange(len(questions), device=logits.device)
+        loss = torch.nn.functional.cross_entropy(logits, targets)
+        return DualEncoderOutput(loss=loss, questions=questions, answers=answers)
+
+    def save_pretrained(self, out_dir: str | Path) -> None:
+        out_dir = Path(out_dir)
+        self.encoder.save_pretrained(out_dir)
+        write_json(
+            out_dir / EMBEDDING_RECORD,
+            {
+                "pooling": "pooler",
+                "prefix": "",
+                "layer": None,
+                "logit_scale": float(self.logit_scale.detach()),
+            },
+        )
+
+
+def _pad(rows: list[list[int]], pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:
+    width = max(len(row) for row in rows)
+    ids = torch.full((len(rows), width), pad_id, dtype=torch.long)
+    mask = torch.zeros((len(rows), width), dtype=torch.long)
+    for r, row in enumerate(rows):
+        ids[r, : len(row)] = torch.tensor(row, dtype=torch.long)
+        mask[r, : len(row)] = 1
+    return ids, mask
+
+
+class DualEncoderHead(Head):
+    """Question-answer pairs, each batch its own negatives. The dev score is the share of dev
+    questions whose own answer is the nearest of every dev answer (run_retrieval_qa.py
+    reports only the dev loss; its final model is kept, as ``model_selection: last`` keeps
+    it)."""
+
+    output_fields: ClassVar[tuple[str, ...]] = ("questions", "answers")
+
+    def model_class(self) -> Any:
+        return DualEncoderModel
+
+    def collate(
+        self, features: dict[str, Any], indices: Sequence[int], pad_id: int
+    ) -> dict[str, torch.Tensor]:
+        questions = _pad([features["input_ids"][i] for i in indices], pad_id)
+        answers = _pad([features["answer_input_ids"][i] for i in indices], pad_id)
+        return {
+            "input_ids": questions[0],
+            "attention_mask": questions[1],
+            "answer_input_ids": answers[0],
+            "answer_attention_mask": answers[1],
+        }
+
+    def batch_targets(self, features: dict[str, Any], indices: Sequence[int]) -> dict:
+        return {}  # each question's own answer: its place in the batch
+
+    def gold(self, features: dict[str, Any]) -> list:
+        return list(range(len(features["input_ids"])))
+
+    def start(self, features: dict[str, Any]) -> dict[str, list]:
+        count = len(features["input_ids"])
+        return {"questions": [None] * count, "answers": [None] * count}
+
+    def read(
+        self,
+        features: dict[str, Any],
+        indices: list[int],
+        outputs: dict[str, torch.Tensor],
+        collected: dict[str, list],
+    ) -> None:
+        for name in ("questions", "answers"):
+            for index, vector in zip(indices, outputs[name], strict=True):
+                collected[name][index] = vector
+
+    def finish(self, features: dict[str, Any], collected: dict[str, list]) -> list:
+        """Each dev question's nearest dev answer (an index into the features)."""
+        questions = torch.stack(collected["questions"])
+        answers = torch.stack(collected["answers"])
+        return (questions @ answers.T).argmax(dim=1).tolist()
+
+    def records(self, features: dict[str, Any], predicted: list) -> list[dict[str, Any]]:
+        return [
+            {"id": example_id, "nearest": features["ids"][found]}
+            for example_id, found in zip(features["ids"], predicted, strict=True)
+        ]
+
+    def dev_score(self, features: dict[str, Any], predicted: list) -> float:
+        # two questions on one sentence share an answer text: either copy is the answer
+        texts = features["answer_input_ids"]
+        hits = [texts[found] == texts[i] for i, found in enumerate(predicted)]
+        return sum(hits) / len(hits)
