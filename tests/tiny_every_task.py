@@ -45,6 +45,8 @@ from tests.workflow.tiny_data import (  # noqa: E402
 
 SMALL = {"epochs": 1, "batch_size": 4, "max_length": 32}
 QA = {"epochs": 1, "batch_size": 2, "max_length": 64}
+# a dual encoder: each batch of 4 pairs is its own set of negatives
+PAIRS = {**SMALL, "gradient_accumulation_steps": 1}
 
 
 def write_more_glue(glue: Path) -> None:
@@ -155,8 +157,11 @@ def config(data: Path) -> dict:
             "tydiqa": folder("tydiqa", languages=["en", "fi"], doc_stride=16, hyperparameters=QA),
             "bucc": folder("bucc", languages=["de"]),
             "tatoeba": folder("tatoeba", languages=["de"]),
-            "lareqa": folder("lareqa", **both),
-            "mewslix": folder("mewslix", **both),
+            # as config/xtreme-r.yaml runs them: each embedded by its dual encoder's fine-tune
+            "lareqa": folder("lareqa", **both, encoder="squad_retrieval", layers=["model"]),
+            "mewslix": folder("mewslix", **both, encoder="mewslix_pairs", layers=["model"]),
+            "squad_retrieval": folder("squad", max_query_length=16, hyperparameters=PAIRS),
+            "mewslix_pairs": folder("mewslix", max_query_length=32, hyperparameters=PAIRS),
             "xcopa": folder(
                 "xcopa",
                 languages=["et"],

@@ -12,6 +12,7 @@ import pytest
 from mte.config import (
     fill_schema_defaults,
     models_of,
+    retrieval_encoder,
     task_languages,
     task_seeds,
     task_settings,
@@ -46,6 +47,10 @@ def expected_jobs(config: dict) -> Counter:
                 jobs["retrieve" if retrieval else "predict"] += len(seeds)
                 jobs["score"] += len(seeds)
                 if retrieval:
+                    # embedded by another task's zero-shot fine-tunes, where it names one
+                    encoder = retrieval_encoder(name, config)
+                    if encoder:
+                        fine_tunes.update((encoder, "zero-shot", seed, None) for seed in seeds)
                     continue
                 trained = models_of(name, config) or name
                 used = model_setting(setting, language, TASKS[trained].train_language)
@@ -53,8 +58,8 @@ def expected_jobs(config: dict) -> Counter:
                 for seed in seeds:
                     fine_tunes.add((trained, used, seed, language if per_language else None))
         jobs["aggregate"] += 1
-        # a pooled retrieval task embeds its pool once per model (one model here)
-        jobs["embed_pool"] += family_of(task).pooled
+        # a pooled retrieval task embeds its pool once per model (one model here) and seed
+        jobs["embed_pool"] += family_of(task).pooled * len(task_seeds(name, config))
     for _trained, _setting, _seed, language in fine_tunes:
         jobs["finetune_per_language" if language else "finetune"] += 1
     jobs["summarize"] = sum(bool(s.configured(config["tasks"])) for s in all_suites().values())

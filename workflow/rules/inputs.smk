@@ -314,6 +314,16 @@ def all_training_plots():
         for seed in task_seeds(task, config)
         for lang in task_languages(task, config)
     ]
+    # the fine-tunes that embed for a retrieval task (encoder: LAReQA's dual encoder)
+    plots += [
+        training_plot(
+            get_retrieval_model(SimpleNamespace(model=m["name"], task=task, seed=seed))
+        )
+        for task in evaluated_tasks()
+        if is_retrieval(task) and retrieval_encoder(task, config)
+        for m in config["models"]
+        for seed in task_seeds(task, config)
+    ]
     return list(dict.fromkeys(plots))
 
 
