@@ -12,21 +12,27 @@ def collate(
     features: dict[str, Any], indices: Sequence[int], pad_id: int
 ) -> dict[str, torch.Tensor]:
     """Pad the examples at ``indices`` to the longest of them (padding per batch, not global)."""
-    rows = [features["input_ids"][i] for i in indices]
-    width = max(len(row) for row in rows)
-    input_ids = torch.full((len(rows), width), pad_id, dtype=torch.long)
-    attention_mask = torch.zeros((len(rows), width), dtype=torch.long)
-    for r, row in enumerate(rows):
-        input_ids[r, : len(row)] = torch.tensor(row, dtype=torch.long)
-        attention_mask[r, : len(row)] = 1
+    input_ids, attention_mask = pad_rows([features["input_ids"][i] for i in indices], pad_id)
+    width = input_ids.shape[1]
     batch = {"input_ids": input_ids, "attention_mask": attention_mask}
     if "token_type_ids" in features:
-        token_types = torch.zeros((len(rows), width), dtype=torch.long)
+        token_types = torch.zeros((len(indices), width), dtype=torch.long)
         for r, i in enumerate(indices):
             row = features["token_type_ids"][i]
             token_types[r, : len(row)] = torch.tensor(row, dtype=torch.long)
         batch["token_type_ids"] = token_types
     return batch
+
+
+def pad_rows(rows: list[list[int]], pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Token id rows padded to the longest of them, and their attention mask."""
+    width = max(len(row) for row in rows)
+    ids = torch.full((len(rows), width), pad_id, dtype=torch.long)
+    mask = torch.zeros((len(rows), width), dtype=torch.long)
+    for r, row in enumerate(rows):
+        ids[r, : len(row)] = torch.tensor(row, dtype=torch.long)
+        mask[r, : len(row)] = 1
+    return ids, mask
 
 
 def length_sorted_batches(

@@ -1,4 +1,5 @@
-"""Line-level reading shared by the text-format readers: encodings, BOMs, line ends."""
+"""Line-level reading shared by the text-format readers (encodings, BOMs, line ends), and
+SQuAD's whitespace words (processors/squad.py's, which XTREME's QA and LAReQA scripts share)."""
 
 from __future__ import annotations
 
@@ -62,3 +63,27 @@ def detect_encoding(path: str | Path) -> str:
         except UnicodeDecodeError:
             continue
     return "latin-1"
+
+
+def _is_squad_whitespace(char: str) -> bool:
+    # processors/squad.py's _is_whitespace: these five only (a no-break space stays in a word)
+    return char in " \t\r\n" or ord(char) == 0x202F
+
+
+def whitespace_words(context: str) -> tuple[list[str], list[int]]:
+    """The context's whitespace-separated words and, per character, the index of the word it
+    belongs to (a space belongs to the word before it), as ``SquadExample`` splits a context."""
+    words: list[str] = []
+    char_to_word: list[int] = []
+    after_space = True
+    for char in context:
+        if _is_squad_whitespace(char):
+            after_space = True
+        else:
+            if after_space:
+                words.append(char)
+            else:
+                words[-1] += char
+            after_space = False
+        char_to_word.append(len(words) - 1)
+    return words, char_to_word

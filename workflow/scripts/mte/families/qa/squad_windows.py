@@ -27,6 +27,7 @@ from typing import Any
 
 from mte.features import feature_header
 from mte.taskspec import Task
+from mte.text import whitespace_words
 
 log = logging.getLogger(__name__)
 
@@ -36,30 +37,6 @@ MAX_ANSWER_TOKENS = 30
 # what compute_predictions_logits answers when no span of any window is valid
 NO_ANSWER = "empty"
 METASPACE = "\u2581"
-
-
-def _is_squad_whitespace(char: str) -> bool:
-    # processors/squad.py's _is_whitespace: these five only (a no-break space stays in a word)
-    return char in " \t\r\n" or ord(char) == 0x202F
-
-
-def whitespace_words(context: str) -> tuple[list[str], list[int]]:
-    """The context's whitespace-separated words and, per character, the index of the word it
-    belongs to (a space belongs to the word before it), as ``SquadExample`` splits a context."""
-    words: list[str] = []
-    char_to_word: list[int] = []
-    after_space = True
-    for char in context:
-        if _is_squad_whitespace(char):
-            after_space = True
-        else:
-            if after_space:
-                words.append(char)
-            else:
-                words[-1] += char
-            after_space = False
-        char_to_word.append(len(words) - 1)
-    return words, char_to_word
 
 
 @dataclass(frozen=True)

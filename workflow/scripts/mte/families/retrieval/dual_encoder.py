@@ -25,9 +25,11 @@ from typing import Any, ClassVar
 
 import torch
 
+from mte.batching import pad_rows
 from mte.errors import InputError, MteError
 from mte.heads import Head
 from mte.io import read_json, write_json
+from mte.text import whitespace_words
 
 log = logging.getLogger(__name__)
 
@@ -36,26 +38,6 @@ log = logging.getLogger(__name__)
 EMBEDDING_RECORD = "embedding.json"
 # run_retrieval_qa.py's BertForRetrieval: torch.nn.init.constant_(self.logit_scale, 100.0)
 INITIAL_LOGIT_SCALE = 100.0
-_WHITESPACE = (" ", "\t", "\r", "\n", "\u202f")
-
-
-def _whitespace_words(text: str) -> tuple[list[str], list[int]]:
-    """The paragraph's words split on whitespace and each character's word index (the
-    processor's doc_tokens and char_to_word_offset)."""
-    words: list[str] = []
-    word_of_char: list[int] = []
-    after_space = True
-    for char in text:
-        if char in _WHITESPACE:
-            after_space = True
-        else:
-            if after_space:
-                words.append(char)
-            else:
-                words[-1] += char
-            after_space = False
-        word_of_char.append(len(words) - 1)
-    return words, word_of_char
 
 
 def read_squad_pairs(path: str | Path, language: str = "en") -> list[dict[str, Any]]:
@@ -111,7 +93,7 @@ def _squad_pairs(
         if not isinstance(context, str):
             refuse(f"paragraph {number} has no context")
         spans = list(sentence_breaks(context))
-        words, word_of_char = _whitespace_words(context)
+        words, word_of_char = whitespace_words(context)
         for qa in paragraph.get("qas", []):
             answers = qa.get("answers") or []
             if not answers:
@@ -252,16 +234,6 @@ class DualEncoderModel(torch.nn.Module):
         )
 
 
-def _pad(rows: list[list[int]], pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:
-    width = max(len(row) for row in rows)
-    ids = torch.full((len(rows), width), pad_id, dtype=torch.long)
-    mask = torch.zeros((len(rows), width), dtype=torch.long)
-    for r, row in enumerate(rows):
-        ids[r, : len(row)] = torch.tensor(row, dtype=torch.long)
-        mask[r, : len(row)] = 1
-    return ids, mask
-
-
 class DualEncoderHead(Head):
     """Question-answer pairs, each batch its own negatives. The dev score is the share of dev
     questions whose own answer is the nearest of every dev answer (run_retrieval_qa.py
@@ -276,8 +248,8 @@ class DualEncoderHead(Head):
     def collate(
         self, features: dict[str, Any], indices: Sequence[int], pad_id: int
     ) -> dict[str, torch.Tensor]:
-        questions = _pad([features["input_ids"][i] for i in indices], pad_id)
-        answers = _pad([features["answer_input_ids"][i] for i in indices], pad_id)
+        questions = pad_rows([features["input_ids"][i] for i in indices], pad_id)
+        answers = pad_rows([features["answer_input_ids"][i] for i in indices], pad_id)
         return {
             "input_ids": questions[0],
             "attention_mask": questions[1],
