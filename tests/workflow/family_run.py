@@ -96,6 +96,17 @@ def _qa_tasks(data: Path, tydiqa: Path) -> dict:
     }
 
 
+def _pooled(folder: Path, encoder: str) -> dict:
+    """A pooled retrieval task in English and German, embedded by a dual encoder's fine-tune."""
+    return {
+        "source": "files",
+        "path": str(folder),
+        "languages": ["en", "de"],
+        "encoder": encoder,
+        "layers": ["model"],
+    }
+
+
 def _other_tasks(data: Path) -> dict:
     """Pairs, regression, tagging, retrieval, mining and multiple choice; zero-shot from
     English to German (English's own test sets are no other path)."""
@@ -115,22 +126,10 @@ def _other_tasks(data: Path) -> dict:
         },
         # LAReQA: both languages' questions search one pool of both languages' sentences,
         # embedded by the dual encoder fine-tuned on SQuAD's pairs (squad_retrieval, _qa_tasks)
-        "lareqa": {
-            "source": "files",
-            "path": str(data / "lareqa"),
-            "languages": ["en", "de"],
-            "encoder": "squad_retrieval",
-            "layers": ["model"],
-        },
+        "lareqa": _pooled(data / "lareqa", "squad_retrieval"),
         # Mewsli-X: both languages' mentions search one pool, the candidate set, embedded by
         # the dual encoder fine-tuned on the Wikipedia pairs beside it
-        "mewslix": {
-            "source": "files",
-            "path": str(data / "mewslix"),
-            "languages": ["en", "de"],
-            "encoder": "mewslix_pairs",
-            "layers": ["model"],
-        },
+        "mewslix": _pooled(data / "mewslix", "mewslix_pairs"),
         "mewslix_pairs": {
             "source": "files",
             "path": str(data / "mewslix"),

@@ -387,12 +387,8 @@ def _check_task(task_name: str, config: dict[str, Any]) -> None:
     _check_source(task, config)
 
 
-# the family whose fine-tunes are dual encoders (mte.families.retrieval.DualEncoder)
-DUAL_ENCODER = "dual_encoder"
-
-
 def _dual_encoder_tasks() -> list[str]:
-    return sorted(name for name, task in TASKS.items() if task.family == DUAL_ENCODER)
+    return sorted(name for name, task in TASKS.items() if family_of(task).dual_encoder)
 
 
 def retrieval_encoder(task_name: str, config: dict[str, Any]) -> str | None:
@@ -418,7 +414,7 @@ def _check_encoder(task: Any, encoder: str, key: str, config: dict[str, Any]) ->
     other = get_task(encoder)
     if family_of(other).retrieval or models_of(encoder, config):
         raise ConfigError(key, f"{other.title} fine-tunes no model of its own to embed with")
-    dual = family_of(other).name == DUAL_ENCODER
+    dual = family_of(other).dual_encoder
     if family.pooled and not dual:
         raise ConfigError(
             key,

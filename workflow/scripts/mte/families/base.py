@@ -54,6 +54,9 @@ class TaskFamily(ABC):
     float_labels: ClassVar[bool] = False
     # every language must be named in the task's hub_configs (no "the language is the config")
     hub_configs_required: ClassVar[bool] = False
+    # its fine-tunes are dual encoders (one tower for queries and answers), which a pooled
+    # retrieval task can embed its queries and its pool with (``encoder``)
+    dual_encoder: ClassVar[bool] = False
     # task options that decide its features besides max_length (a dual encoder's questions are
     # cut at max_query_length): they name the features' folder
     tokens_keys: ClassVar[tuple[str, ...]] = ()

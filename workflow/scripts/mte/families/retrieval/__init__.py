@@ -224,6 +224,7 @@ class DualEncoder(TaskFamily):
     name = "dual_encoder"
     schema_def = "dual_encoder_task"
     options_type = DualEncoderOptions
+    dual_encoder = True
     # never scored: no per-example statistics
     per_example_statistics = False
     # what its features hold besides the answers' max_length: the questions' own cut

@@ -47,12 +47,11 @@ def read_squad_pairs(path: str | Path, language: str = "en") -> list[dict[str, A
     data = read_json(path)
     if not isinstance(data, dict) or not isinstance(data.get("data"), list):
         raise InputError(path, 1, "not SQuAD JSON: no top-level 'data' list")
-
-    def refuse(message: str) -> None:
-        raise InputError(path, 1, message)
-
     paragraphs = [p for article in data["data"] for p in article.get("paragraphs", [])]
-    return _squad_pairs(paragraphs, language, refuse, path.name)
+    try:
+        return _squad_pairs(paragraphs, language, path.name)
+    except ValueError as error:
+        raise InputError(path, 1, str(error)) from None
 
 
 def squad_pairs_from_hub(dataset: Any, name: str, language: str = "en") -> list[dict[str, Any]]:
@@ -74,16 +73,14 @@ def squad_pairs_from_hub(dataset: Any, name: str, language: str = "en") -> list[
             paragraphs[-1]["qas"].append(qa)
         else:
             paragraphs.append({"context": row["context"], "qas": [qa]})
+    try:
+        return _squad_pairs(paragraphs, language, name)
+    except ValueError as error:
+        raise MteError(f"{name}: {error}") from None
 
-    def refuse(message: str) -> None:
-        raise MteError(f"{name}: {message}")
 
-    return _squad_pairs(paragraphs, language, refuse, name)
-
-
-def _squad_pairs(
-    paragraphs: list[dict[str, Any]], language: str, refuse: Any, name: str
-) -> list[dict[str, Any]]:
+def _squad_pairs(paragraphs: list[dict[str, Any]], language: str, name: str) -> list[dict]:
+    """The pairs of SQuAD paragraphs; ValueError for a paragraph or question it cannot read."""
     from mte.families.retrieval.sentences import sentence_breaks
 
     pairs: list[dict[str, Any]] = []
@@ -91,16 +88,17 @@ def _squad_pairs(
     for number, paragraph in enumerate(paragraphs, 1):
         context = paragraph.get("context")
         if not isinstance(context, str):
-            refuse(f"paragraph {number} has no context")
+            raise ValueError(f"paragraph {number} has no context")
         spans = list(sentence_breaks(context))
         words, word_of_char = whitespace_words(context)
         for qa in paragraph.get("qas", []):
             answers = qa.get("answers") or []
             if not answers:
-                refuse(f"question {qa.get('id')!r} has no answer")
+                raise ValueError(f"question {qa.get('id')!r} has no answer")
             text, start = answers[0]["text"], int(answers[0]["answer_start"])
             if not (text and 0 <= start and start + len(text) <= len(context)):
-                refuse(f"question {qa.get('id')!r}: its answer lies outside its paragraph")
+                where = f"question {qa.get('id')!r}"
+                raise ValueError(f"{where}: its answer lies outside its paragraph")
             sentence = next((context[a:b] for a, b in spans if a <= start < b), "")
             if not sentence:
                 skipped["no sentence"] += 1

@@ -38,7 +38,8 @@ def load_encoder(
     own = model_dir / EMBEDDING_RECORD
     if own.is_file():
         # a dual encoder's fine-tune embeds as it was trained (its pooler, no prefix)
-        usage = {key: read_json(own)[key] for key in ("pooling", "prefix", "layer")}
+        record = read_json(own)
+        usage = {key: record[key] for key in ("pooling", "prefix", "layer")}
     else:
         usage = dict(read_json(Path(base_model_dir or model_dir) / MODEL_RECORD)["embedding"])
     where, usage["dtype"] = placement(device, precision)
