@@ -60,11 +60,11 @@ test-real: $(STAMP)
 	$(BIN)/python tests/real/run_tier.py
 	$(BIN)/pytest -q tests/real
 
-# the README's real-tier figures, from results-real/summary.json
+# docs/results.md's real-tier figures, from results-real/summary.json
 real-readme: $(STAMP)
 	$(BIN)/python tests/real/readme_section.py real
 
-# the README's smoke-tier floors table, from a run with TIER_SEEDS=1,2,3
+# docs/results.md's smoke-tier floors table, from a run with TIER_SEEDS=1,2,3
 smoke-readme: $(STAMP)
 	$(BIN)/python tests/real/readme_section.py smoke
 

@@ -1,6 +1,6 @@
-"""Write the README's real-data tier sections from the tiers' summaries.
+"""Write the real-data tier sections of docs/results.md from the tiers' summaries.
 
-``make real-readme`` after ``make test-real``: the figures between the README's
+``make real-readme`` after ``make test-real``: the figures between docs/results.md's
 ``<!-- real-tier:start -->`` and ``<!-- real-tier:end -->`` markers are replaced from
 ``results-real/summary.json``, never typed. ``make smoke-readme`` after a smoke run with
 ``TIER_SEEDS=1,2,3`` does the same between ``<!-- smoke-tier:start -->`` and
@@ -100,7 +100,7 @@ def replace_section(text: str, start: str, end: str, body: str) -> str:
     """``text`` with what lies between the ``start`` and ``end`` markers replaced by ``body``
     (which carries the markers itself)."""
     if start not in text or end not in text:
-        raise SystemExit(f"README.md lacks the {start} ... {end} markers")
+        raise SystemExit(f"docs/results.md lacks the {start} ... {end} markers")
     before, rest = text.split(start, 1)
     _, after = rest.split(end, 1)
     return before + body + after
@@ -109,7 +109,7 @@ def replace_section(text: str, start: str, end: str, body: str) -> str:
 def main(tier: str = "real") -> None:
     summary_path = REPO / f"results-{tier}" / "summary.json"
     summary = json.loads(summary_path.read_text(encoding="utf-8"))
-    readme = REPO / "README.md"
+    readme = REPO / "docs" / "results.md"
     text = readme.read_text(encoding="utf-8")
     if tier == "smoke":
         text = replace_section(text, SMOKE_START, SMOKE_END, smoke_section(summary))

@@ -4,7 +4,7 @@
 The smoke tier's only job is to fail loudly when the pipeline stops learning or scoring right
 (a label map shifted by one, answers mapped one sub-token off, a misaligned file). Each floor
 sits below the lowest of three fine-tuning seeds measured on these exact settings, by a margin
-taken from the spread of the seeds and never less than 3 points (README, "Smoke tier"); a
+taken from the spread of the seeds and never less than 3 points (docs/results.md, "Smoke tier"); a
 floor is never lowered to make a run pass. Every seed in the summary is held to every floor.
 """
 
@@ -43,7 +43,7 @@ class Experiment(NamedTuple):
 
 
 # Floors: the lowest of seeds 1, 2, 3 minus the larger of 3 points and the seeds' spread
-# (highest - lowest), rounded down to half a point; the per-seed figures are in the README's
+# (highest - lowest), rounded down to half a point; the per-seed figures are in docs/results.md's
 # "Smoke tier" table (`make smoke-readme`). Tatoeba trains nothing: one figure, 3 points below.
 XNLI_OTHERS = ("de", "es", "ru", "zh", "ar")
 PANX_OTHERS = ("de", "es", "nl")
@@ -125,7 +125,7 @@ def test_tagging_labels_sit_where_predictions_are_read(summary: dict) -> None:
 
     Entity F1 cannot see a label moved to another sub-token of the same word with this model:
     labels put on each word's last sub-token while predictions are read from its first left
-    English F1 at 63.7 against 64.5, Arabic at 38.1 against 36.3 (README, "Smoke tier"). So the
+    English F1 at 63.7 against 64.5, Arabic at 38.1 against 36.3 (docs/results.md, "Smoke tier"). So the
     tier checks the real features themselves: the share of labelled sub-tokens at the read
     position, over every split and language the PAN-X experiment tokenised.
     """

@@ -27,7 +27,7 @@ def load_hub_split(
     what = f"could not load {hub_id} (config {config_name}, split {split})"
     hint = (
         "Without network access, set the task's 'source: files' and 'path:' to a local copy "
-        "in the benchmark's released format (see README.md, 'Running on local files')."
+        "in the benchmark's released format (see docs/running.md, 'Running on local files')."
     )
     call = hub_caller(what, hint)
 

@@ -120,7 +120,7 @@ def tatoeba_from_hub(dataset: Any, name: str) -> list[dict[str, Any]]:
 
 def bucc_from_hub(dataset: Any, name: str, language: str) -> list[dict[str, Any]]:
     """google/xtreme ``bucc18.xx``: the hub holds only the gold pairs, not the monolingual
-    sets around them, so mining among them is easier than the real task (see README)."""
+    sets around them, so mining among them is easier than the real task (see docs/tasks.md)."""
     records: list[dict[str, Any]] = []
     gold = []
     for index, row in enumerate(dataset):
