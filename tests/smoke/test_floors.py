@@ -125,9 +125,9 @@ def test_tagging_labels_sit_where_predictions_are_read(summary: dict) -> None:
 
     Entity F1 cannot see a label moved to another sub-token of the same word with this model:
     labels put on each word's last sub-token while predictions are read from its first left
-    English F1 at 63.7 against 64.5, Arabic at 38.1 against 36.3 (docs/results.md, "Smoke tier"). So the
-    tier checks the real features themselves: the share of labelled sub-tokens at the read
-    position, over every split and language the PAN-X experiment tokenised.
+    English F1 at 63.7 against 64.5, Arabic at 38.1 against 36.3 (docs/results.md, "Smoke
+    tier"). So the tier checks the real features themselves: the share of labelled sub-tokens at
+    the read position, over every split and language the PAN-X experiment tokenised.
     """
     import torch
 
