@@ -24,7 +24,17 @@ def test_score_in_any_order() -> None:
     predictions = _pred(("3", "contradiction"), ("1", "neutral"), ("2", "neutral"))
     result = score(XNLI, predictions, GOLD, "p.jsonl", "g.jsonl")
     stats = result.pop("example_stats")
-    assert result == {"n": 3, "metrics": {"accuracy": 2 / 3}}
+    # the breakdown, in gold order whatever the predictions' order: entailment taken for neutral
+    assert result == {
+        "n": 3,
+        "metrics": {"accuracy": 2 / 3},
+        "breakdown": {
+            "confusion": {
+                "labels": ["entailment", "neutral", "contradiction"],
+                "matrix": [[0, 1, 0], [0, 1, 0], [0, 0, 1]],
+            }
+        },
+    }
     # per example, in gold order, its one-hot confusion cell gold * 3 + predicted
     # (entailment 0, neutral 1, contradiction 2): (0, 1) -> 1, (1, 1) -> 4, (2, 2) -> 8
     assert [list(row).index(1) for row in stats] == [1, 4, 8]

@@ -150,6 +150,10 @@ def test_report_shows_each_table_as_html_and_a_training_curve_per_finetune(
     results = report_results(report)
     pages = {Path(path).name: record for path, record in results.items() if path.endswith(".html")}
     assert {"xnli.html", "pawsx.html", "xtreme_summary.html", "provenance.html"} <= set(pages)
+    # the analyses page: XNLI's and PAWS-X's labels confused, their languages' families
+    analyses_page = pages["analyses.html"]["content"].decode("utf-8")
+    assert "Classification: gold label x predicted label" in analyses_page
+    assert "Sino-Tibetan" in analyses_page  # zh
     for task, languages in (("xnli", ["en", "de", "zh"]), ("pawsx", ["en", "de"])):
         page = pages[f"{task}.html"]
         assert page["mime_type"] == "text/html" and page["labels"]["file"] == f"{task}.html"
@@ -190,11 +194,12 @@ def test_adding_a_language_reruns_only_that_language(
         "predict": 1,
         "score": 1,
         "aggregate": 1,
-        # the figures, the XTREME summary and the run's provenance read every score
+        # the figures, the XTREME summary, the run's provenance and analyses read every score
         "summarize": 1,
         "plot_heatmap": 1,
         "plot_transfer_gaps": 1,
         "describe_run": 1,
+        "analyze": 1,
         "all": 1,
     }
     assert "es" in pd.read_csv(tables_dir(workdir) / "xnli.csv").columns
@@ -220,6 +225,7 @@ def test_changing_the_learning_rate_reruns_that_task_only(
         "plot_heatmap": 1,
         "plot_transfer_gaps": 1,
         "describe_run": 1,
+        "analyze": 1,
         "all": 1,
     }
     assert "task=pawsx" not in done.stderr

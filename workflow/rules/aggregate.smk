@@ -95,3 +95,29 @@ rule describe_run:
         **job_resources("light"),
     script:
         "../scripts/describe_run.py"
+
+
+# language metadata against the scores, and the scorers' breakdowns (mte.analyses)
+rule analyze:
+    input:
+        scores=get_all_scores,
+    output:
+        page=report(
+            RUN_ANALYSES_PAGE,
+            caption="../report/analyses.rst",
+            category="Analyses",
+            labels={"page": "analyses"},
+        ),
+        tables=expand(RUN_ANALYSIS, name=ANALYSES, allow_missing=True),
+    log:
+        log_path("aggregate", "{run}/analyses"),
+    benchmark:
+        benchmark_path("aggregate", "{run}/analyses")
+    localrule: runs_locally("light")
+    conda:
+        "../../envs/mte.yaml"
+    threads: 1
+    resources:
+        **job_resources("light"),
+    script:
+        "../scripts/analyze.py"

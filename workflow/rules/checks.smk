@@ -31,6 +31,7 @@ from mte.config import (  # noqa: E402
     training_splits,
     translation_source,
 )
+from mte.analyses import ANALYSES  # noqa: E402
 from mte.errors import MteError  # noqa: E402
 from mte.references import find_reference, load_references  # noqa: E402
 from mte.settings import (

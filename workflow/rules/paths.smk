@@ -32,6 +32,9 @@ TABLE = "results/runs/{run}/tables/{name}.{ext}"
 PLOT = "results/runs/{run}/plots/{name}.png"
 # the run's provenance for the report: models, packages, hardware behind its score files
 RUN_PROVENANCE = "results/runs/{run}/provenance.html"
+# why a model transfers where it does: the run's analyses as CSV files and a report page
+RUN_ANALYSIS = "results/runs/{run}/analyses/{name}.csv"
+RUN_ANALYSES_PAGE = "results/runs/{run}/analyses.html"
 
 # the part of a job's log and benchmark path after its rule's folder
 DATA_JOB = "{task}/{data}/{lang}/{split}"

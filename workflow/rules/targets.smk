@@ -42,7 +42,7 @@ def all_tables():
         if suite_tasks(suite)
         for ext in formats
     ]
-    return [*tables, RUN_PROVENANCE.format(run=RUN)]
+    return [*tables, RUN_PROVENANCE.format(run=RUN), RUN_ANALYSES_PAGE.format(run=RUN)]
 
 
 def all_plots():

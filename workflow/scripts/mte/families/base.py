@@ -102,7 +102,8 @@ class TaskFamily(ABC):
     @abstractmethod
     def measure(self, task: Task, pairs: list, paths: dict) -> dict[str, Any]:
         """``n``, ``metrics`` and ``example_stats`` (the rows of :meth:`sufficient_statistics`,
-        None without them) of the validated pairs, and what else the score file records."""
+        None without them) of the validated pairs, and what else the score file records (a
+        ``breakdown`` that mte.analyses reads: per entity type, per tag, a confusion matrix)."""
 
     @abstractmethod
     def sufficient_statistics(self, task: Task) -> SufficientStatistics | None:

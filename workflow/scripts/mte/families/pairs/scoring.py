@@ -10,7 +10,7 @@ from typing import Any
 from mte.align import some
 from mte.errors import IntegrityError
 from mte.families.pairs.metrics import sentence_metrics
-from mte.metrics import SufficientStatistics
+from mte.metrics import Confusion, SufficientStatistics
 from mte.taskspec import Task
 
 
@@ -40,8 +40,22 @@ def measure_pairs(
     prediction records' ``predicted_field`` against the gold labels."""
     gold = [g["label"] for g, _ in pairs]
     predicted = [p[predicted_field] for _, p in pairs]
-    return {
+    result = {
         "n": len(pairs),
         "metrics": sentence_metrics(task, statistics, gold, predicted),
         "example_stats": statistics.rows(gold, predicted),
     }
+    if isinstance(statistics, Confusion):
+        # what the analyses read: which labels are taken for which
+        result["breakdown"] = {"confusion": confusion_matrix(task.labels, gold, predicted)}
+    return result
+
+
+def confusion_matrix(labels, gold, predicted) -> dict[str, Any]:
+    """Counts of (gold, predicted) labels: ``matrix[i][j]`` examples of gold ``labels[i]``
+    predicted as ``labels[j]``."""
+    index = {label: i for i, label in enumerate(labels)}
+    matrix = [[0] * len(labels) for _ in labels]
+    for g, p in zip(gold, predicted, strict=True):
+        matrix[index[g]][index[p]] += 1
+    return {"labels": list(labels), "matrix": matrix}

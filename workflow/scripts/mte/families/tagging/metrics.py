@@ -139,3 +139,69 @@ def tagging_metrics(
         warnings.simplefilter("ignore", UserWarning)  # "NOUN seems not to be NE tag"
         seqeval_f1 = f1_score(gold, predicted)
     return {**primary, "seqeval_f1": seqeval_f1}
+
+
+def _prf(right: int, predicted: int, gold: int) -> dict[str, float | int]:
+    precision = right / predicted if predicted else 0.0
+    recall = right / gold if gold else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return {
+        "precision": precision,
+        "recall": recall,
+        "f1": f1,
+        "right": right,
+        "predicted": predicted,
+        "gold": gold,
+    }
+
+
+def entity_prf_by_type(
+    gold: Sequence[Sequence[str]], predicted: Sequence[Sequence[str]]
+) -> dict[str, dict[str, float | int]]:
+    """CoNLL's entity precision, recall and F1 for each entity type alone (conlleval's and
+    seqeval's per-type rows): an entity is right when its type and both boundaries match; a
+    type appears when it is gold or predicted somewhere."""
+    same_length(gold, predicted)
+    counts: dict[str, list[int]] = {}
+    for gold_tags, guess_tags in zip(gold, predicted, strict=True):
+        gold_chunks, guess_chunks = entities(gold_tags), entities(guess_tags)
+        for kind, *_ in gold_chunks | guess_chunks:
+            counts.setdefault(kind, [0, 0, 0])
+        for kind, *_ in gold_chunks & guess_chunks:
+            counts[kind][0] += 1
+        for kind, *_ in guess_chunks:
+            counts[kind][1] += 1
+        for kind, *_ in gold_chunks:
+            counts[kind][2] += 1
+    return {kind: _prf(*counts[kind]) for kind in sorted(counts)}
+
+
+def accuracy_by_tag(
+    gold: Sequence[Sequence[str]], predicted: Sequence[Sequence[str]], confusions: int = 10
+) -> dict[str, object]:
+    """Per gold tag: its words and the share tagged right; and the ``confusions`` most frequent
+    (gold, predicted) pairs of different tags with their counts (ties in tag order)."""
+    same_length(gold, predicted)
+    words: dict[str, int] = {}
+    right: dict[str, int] = {}
+    wrong: dict[tuple[str, str], int] = {}
+    for gold_tags, guess_tags in zip(gold, predicted, strict=True):
+        for g, p in zip(gold_tags, guess_tags, strict=True):
+            words[g] = words.get(g, 0) + 1
+            if g == p:
+                right[g] = right.get(g, 0) + 1
+            else:
+                wrong[(g, p)] = wrong.get((g, p), 0) + 1
+    tags = {
+        tag: {
+            "words": words[tag],
+            "right": right.get(tag, 0),
+            "accuracy": right.get(tag, 0) / words[tag],
+        }
+        for tag in sorted(words)
+    }
+    ranked = sorted(wrong.items(), key=lambda item: (-item[1], item[0]))[:confusions]
+    return {
+        "tags": tags,
+        "confusions": [{"gold": g, "predicted": p, "count": n} for (g, p), n in ranked],
+    }

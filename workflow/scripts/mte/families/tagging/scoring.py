@@ -8,7 +8,12 @@ from typing import Any
 
 from mte.align import some
 from mte.errors import IntegrityError
-from mte.families.tagging.metrics import tagging_metrics, tagging_statistics
+from mte.families.tagging.metrics import (
+    accuracy_by_tag,
+    entity_prf_by_type,
+    tagging_metrics,
+    tagging_statistics,
+)
 from mte.taskspec import Task
 
 
@@ -31,9 +36,16 @@ def check_tags(
 def measure_tags(task: Task, pairs: list) -> dict[str, Any]:
     gold_tags = [example["tags"] for example, _ in pairs]
     predicted = [prediction["tags"] for _, prediction in pairs]
+    # what the analyses read: NER per entity type, POS per tag and its commonest confusions
+    breakdown = (
+        {"entity_types": entity_prf_by_type(gold_tags, predicted)}
+        if task.options.scheme == "entities"
+        else accuracy_by_tag(gold_tags, predicted)
+    )
     return {
         "n": len(pairs),
         "words": sum(len(tags) for tags in gold_tags),
         "metrics": tagging_metrics(task, gold_tags, predicted),
+        "breakdown": breakdown,
         "example_stats": tagging_statistics(task).rows(gold_tags, predicted),
     }

@@ -1,0 +1,139 @@
+"""The analyses against values worked out by hand on small score files."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from mte.analyses import (
+    analyses,
+    analyses_document,
+    confusion,
+    correlation,
+    entity_types,
+    groups,
+    tag_accuracy,
+    tag_confusions,
+    wikipedia_correlation,
+)
+from mte.families.pairs.scoring import confusion_matrix
+from mte.families.tagging.metrics import accuracy_by_tag, entity_prf, entity_prf_by_type
+from mte.language_metadata import Language
+
+
+def record(language: str, accuracy: float, seed: int = 1, **more) -> dict:
+    return {
+        "task": "xnli",
+        "model": "m",
+        "setting": "zero-shot",
+        "seed": seed,
+        "language": language,
+        "metrics": {"accuracy": accuracy},
+        **more,
+    }
+
+
+def sized(code: str, articles: int | None) -> Language:
+    return Language(code, None, None, None, None, articles, "2023-03-20" if articles else None, {})
+
+
+def test_correlation_over_four_languages_by_hand() -> None:
+    # sizes 10, 100, 1000, 10000 articles: log10 x = 1, 2, 3, 4; scores y = .2, .4, .5, .9
+    # dx = -1.5 -.5 .5 1.5, dy = -.3 -.1 0 .4: sum dx*dy = 1.1, sum dx^2 = 5, sum dy^2 = .26,
+    # r = 1.1 / sqrt(1.3) = 0.964764; with 2 degrees of freedom the two-sided p of Pearson's
+    # t test is 1 - r = 0.035236; the ranks agree throughout: Spearman's rho = 1
+    metadata = {c: sized(c, n) for c, n in zip("abcd", (10, 100, 1000, 10000), strict=True)}
+    metadata["e"] = sized("e", None)  # no size: left out, and named
+    records = [record(c, y) for c, y in zip("abcde", (0.2, 0.4, 0.5, 0.9, 0.7), strict=True)]
+    (row,) = wikipedia_correlation(records, metadata).to_dict("records")
+    assert row["n"] == 4
+    assert row["pearson_r"] == pytest.approx(1.1 / math.sqrt(1.3), abs=1e-12)
+    assert row["pearson_p"] == pytest.approx(1 - 1.1 / math.sqrt(1.3), abs=1e-9)
+    assert row["spearman_rho"] == pytest.approx(1.0)
+    assert row["without_size"] == "e"
+
+
+def test_seeds_are_averaged_before_correlating() -> None:
+    metadata = {c: sized(c, n) for c, n in zip("abc", (10, 100, 1000), strict=True)}
+    records = [record("a", 0.1, 1), record("a", 0.3, 2), record("b", 0.5), record("c", 0.4)]
+    # a's mean is .2: x = 1 2 3, y = .2 .5 .4; dx = -1 0 1, dy = -.166.. .133.. .033..
+    # r = (.1667 + .0333) / sqrt(2 * (.02778 + .01778 + .00111)) = .2 / sqrt(.09333) = .654654
+    (row,) = wikipedia_correlation(records, metadata).to_dict("records")
+    assert row["pearson_r"] == pytest.approx(0.2 / math.sqrt(0.28 / 3), abs=1e-9)
+
+
+def test_fewer_than_three_points_give_no_correlation() -> None:
+    assert all(math.isnan(v) for v in correlation([1.0, 2.0], [0.1, 0.3]).values())
+
+
+def test_family_and_script_means_and_gaps_by_hand() -> None:
+    # the shipped metadata: en, de Indo-European (Latin); sw, yo Atlantic-Congo (Latin)
+    records = [record("en", 0.9), record("de", 0.8), record("sw", 0.5), record("yo", 0.3)]
+    families = groups(records, "family").set_index("family")
+    assert families.loc["Indo-European", "n"] == 2
+    assert families.loc["Indo-European", "mean"] == pytest.approx(0.85)
+    assert families.loc["Indo-European", "transfer_gap"] == pytest.approx(0.1)  # en - de
+    assert families.loc["Atlantic-Congo", "mean"] == pytest.approx(0.4)
+    assert families.loc["Atlantic-Congo", "transfer_gap"] == pytest.approx(0.5)  # (.4 + .6) / 2
+    scripts = groups(records, "script").set_index("script")
+    assert scripts.loc["Latn", "languages"] == "de en sw yo"
+    assert scripts.loc["Latn", "transfer_gap"] == pytest.approx((0.1 + 0.4 + 0.6) / 3)
+
+
+def test_entity_f1_per_type_on_two_sentences_by_hand() -> None:
+    gold = [["B-PER", "I-PER", "O", "B-LOC"], ["B-ORG", "O", "B-LOC", "I-LOC"]]
+    predicted = [["B-PER", "I-PER", "O", "B-ORG"], ["B-ORG", "O", "B-LOC", "O"]]
+    # gold: PER(0-1), LOC(3) | ORG(0), LOC(2-3); predicted: PER(0-1), ORG(3) | ORG(0), LOC(2)
+    by_type = entity_prf_by_type(gold, predicted)
+    assert by_type["PER"] == pytest.approx(
+        {"precision": 1, "recall": 1, "f1": 1, "right": 1, "predicted": 1, "gold": 1}
+    )
+    # LOC(2) is not LOC(2-3): no LOC right, one predicted, two gold
+    assert by_type["LOC"] == pytest.approx(
+        {"precision": 0, "recall": 0, "f1": 0, "right": 0, "predicted": 1, "gold": 2}
+    )
+    # ORG: right in sentence 2, predicted in both, gold once: P 1/2, R 1, F1 2/3
+    assert by_type["ORG"] == pytest.approx(
+        {"precision": 0.5, "recall": 1, "f1": 2 / 3, "right": 1, "predicted": 2, "gold": 1}
+    )
+    # the types' counts add up to the micro-averaged measure: 2 right of 4 predicted, 4 gold
+    assert entity_prf(gold, predicted)["f1"] == pytest.approx(0.5)
+    table = entity_types([record("de", 0.5, breakdown={"entity_types": by_type})])
+    assert list(table["type"]) == ["LOC", "ORG", "PER"]
+
+
+def test_pos_accuracy_per_tag_and_confusions_by_hand() -> None:
+    gold = [["NOUN", "VERB", "NOUN"], ["DET", "NOUN"]]
+    predicted = [["NOUN", "NOUN", "NOUN"], ["DET", "VERB"]]
+    breakdown = accuracy_by_tag(gold, predicted)
+    assert breakdown["tags"]["NOUN"] == pytest.approx({"words": 3, "right": 2, "accuracy": 2 / 3})
+    assert breakdown["tags"]["VERB"] == {"words": 1, "right": 0, "accuracy": 0.0}
+    assert breakdown["tags"]["DET"] == {"words": 1, "right": 1, "accuracy": 1.0}
+    assert breakdown["confusions"] == [
+        {"gold": "NOUN", "predicted": "VERB", "count": 1},
+        {"gold": "VERB", "predicted": "NOUN", "count": 1},
+    ]
+    records = [record("de", 0.6, breakdown=breakdown)]
+    assert len(tag_accuracy(records)) == 3 and len(tag_confusions(records)) == 2
+
+
+def test_confusion_matrix_by_hand() -> None:
+    labels = ("entailment", "neutral", "contradiction")
+    gold = ["entailment", "entailment", "neutral", "contradiction", "contradiction"]
+    predicted = ["entailment", "neutral", "neutral", "contradiction", "entailment"]
+    matrix = confusion_matrix(labels, gold, predicted)
+    assert matrix["matrix"] == [[1, 1, 0], [0, 1, 0], [1, 0, 1]]
+    table = confusion([record("de", 0.6, breakdown={"confusion": matrix})])
+    cell = table[(table["gold"] == "contradiction") & (table["predicted"] == "entailment")]
+    assert list(cell["count"]) == [1]
+    assert table["count"].sum() == 5
+
+
+def test_the_report_page_lists_each_analysis_and_the_sources() -> None:
+    from mte.render import html
+
+    records = [record("en", 0.9), record("de", 0.8), record("sw", 0.5), record("yo", 0.3)]
+    page = html(analyses_document(analyses(records), "demo"))
+    assert "Mean score and transfer gap per language family" in page
+    assert "Glottolog 5.1" in page and "CLDR 47" in page
