@@ -70,7 +70,10 @@ def _check_configuration():
         references()
         check_configuration(config, Path(workflow.basedir) / "config" / "schema.yaml")
     except MteError as err:
-        raise WorkflowError(f"Configuration error: {err}") from None
+        # one line, naming the key: Snakemake's frame around a WorkflowError (its file, line
+        # and our call stack) says nothing about the config
+        print(f"Configuration error: {err}", file=sys.stderr)
+        sys.exit(1)
 
 
 _check_configuration()

@@ -118,7 +118,35 @@ def check_schema(config: dict[str, Any], schema_path: str | Path) -> None:
             entry = config["models"][int(path[1])]
             if isinstance(entry, dict) and "name" in entry:
                 path[1] = str(entry["name"])
+        if error.validator in ("additionalProperties", "unevaluatedProperties") and isinstance(
+            error.instance, dict
+        ):
+            raise _unknown_key(error, path, validator.schema)
         raise ConfigError(".".join(path) or "(top level)", error.message)
+
+
+def _property_names(node: dict[str, Any], schema: dict[str, Any]) -> set[str]:
+    """The keys a schema node allows by name, through ``$ref`` and ``allOf``/``anyOf``/``oneOf``."""
+    if "$ref" in node:
+        node = {**node, **schema["$defs"][node["$ref"].rsplit("/", 1)[-1]]}
+    names = set(node.get("properties") or {})
+    for combined in ("allOf", "anyOf", "oneOf"):
+        for branch in node.get(combined) or ():
+            names |= _property_names(branch, schema)
+    return names
+
+
+def _unknown_key(error, path: list[str], schema: dict[str, Any]) -> ConfigError:
+    """A misspelt key: the key itself, and the nearest valid one where one is near."""
+    import difflib
+
+    valid = sorted(_property_names(error.schema, schema))
+    unknown = sorted(key for key in error.instance if key not in valid)
+    key = unknown[0]
+    near = difflib.get_close_matches(key, valid, n=1, cutoff=0.6)
+    hint = f"; did you mean '{near[0]}'?" if near else f"; valid keys: {', '.join(valid)}"
+    more = f" (also unknown: {', '.join(unknown[1:])})" if len(unknown) > 1 else ""
+    return ConfigError(".".join([*path, key]), f"unknown key{more}{hint}")
 
 
 # ``languages: all``: every language of the task's release
