@@ -214,3 +214,21 @@ def test_transfer_gaps_of_settings_that_only_some_tasks_run(tmp_path: Path) -> N
     scores += [score("conll", "zero-shot", lang, v) for lang, v in (("en", 0.9), ("de", 0.7))]
     plot_transfer_gaps(scores, tmp_path / "gaps.png")
     assert (tmp_path / "gaps.png").read_bytes()[:8] == PNG
+
+
+def test_demo_numbers_are_labelled_in_every_file() -> None:
+    from mte.report import demo_warning, label_demo
+
+    warning = demo_warning([{"n": 54}, {"n": 54}, {"n": 36}])
+    assert warning.startswith("Demo data: 36-54 test examples per language")
+    texts = {
+        "csv": "model,setting,en,avg\ntiny,zero-shot,61.11,\n",
+        "md": "| model | en |\n",
+        "tex": "\\begin{tabular}{ll}\n",
+    }
+    labelled = label_demo(texts, warning)
+    # the CSV: its cells unchanged (an empty one stays empty), a last column with the warning
+    assert labelled["csv"] == f'model,setting,en,avg,data_note\ntiny,zero-shot,61.11,,"{warning}"\n'
+    assert labelled["md"] == f"> **{warning}**\n\n| model | en |\n"
+    assert labelled["tex"].startswith(f"% {warning}\n\\noindent\\textbf{{Demo data: 36-54")
+    assert labelled["tex"].endswith("\\begin{tabular}{ll}\n")

@@ -97,7 +97,9 @@ def test_tables_have_one_accuracy_per_language(workdir: Path, first_run) -> None
         "seeds",
         *values,
         *interval_columns(values),
+        "data_note",  # XNLI ran on the demo data: every row says so
     ]
+    assert table["data_note"].str.startswith("Demo data: 54 test examples per language").all()
     assert len(table) == 1 and table.loc[0, "model"] == "tiny"
     assert table[["en", "de", "zh"]].apply(lambda c: c.between(0, 100)).all().all()
     assert (tables_dir(workdir) / "xnli.md").is_file()
@@ -165,9 +167,17 @@ def test_report_shows_each_table_as_html_and_a_training_curve_per_finetune(
         for column, text in zip(header[2:], ours[2:], strict=True):
             low, high = table[f"{column}_low"], table[f"{column}_high"]
             assert text == f"{table[column]:.1f} [{low:.1f}, {high:.1f}]", (task, column)
-    # the demo is labelled as demo data, with n per language
+    # the demo is labelled as demo data, with n per language: on the report's pages (the
+    # summary and the analyses too: XNLI is one of their tasks) and in every file of its tables
     xnli = pages["xnli.html"]["content"].decode("utf-8")
     assert "Demo data:" in xnli and "Examples scored per language (n): en " in xnli
+    for page in ("xtreme_summary.html", "analyses.html"):
+        assert "Demo data: 54 test examples" in pages[page]["content"].decode("utf-8"), page
+    for name in ("xnli", "xtreme_summary"):
+        assert (tables_dir(workdir) / f"{name}.md").read_text().startswith("> **Demo data: ")
+        assert "\\textbf{Demo data: " in (tables_dir(workdir) / f"{name}.tex").read_text()
+    assert "data_note" in pd.read_csv(tables_dir(workdir) / "xtreme_summary.csv")
+    assert "data_note" not in pd.read_csv(tables_dir(workdir) / "pawsx.csv")  # real files
     # a training-curve figure per fine-tune (xnli and pawsx, one seed each)
     curves = [r for r in results.values() if r["job_properties"]["rule"] == "plot_training"]
     assert sorted(r["labels"]["task"] for r in curves) == ["pawsx", "xnli"]

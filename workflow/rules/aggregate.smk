@@ -68,6 +68,10 @@ rule summarize:
         **job_resources("light"),
     params:
         tasks=lambda wc: suite_tasks(wc.suite),
+        # tasks run on the bundled demo data: every file of the table says so
+        demo_tasks=lambda wc: [
+            t for t in suite_tasks(wc.suite) if task_config(t).get("source") == "demo"
+        ],
     script:
         "../scripts/summarize.py"
 
@@ -119,5 +123,9 @@ rule analyze:
     threads: 1
     resources:
         **job_resources("light"),
+    params:
+        demo_tasks=lambda wc: [
+            t for t in evaluated_tasks() if task_config(t).get("source") == "demo"
+        ],
     script:
         "../scripts/analyze.py"

@@ -8,7 +8,7 @@ from mte.published import with_references
 from mte.references import load_references
 from mte.registry import family_of, get_task
 from mte.render import html, latex, markdown, pair_matrix_document, task_document
-from mte.report import data_note
+from mte.report import data_note, label_demo
 from mte.table_statistics import with_statistics
 from mte.tables import task_table, with_second_metric
 
@@ -32,15 +32,21 @@ with rule_logging(snakemake) as log:
         title = f"{task.title} (F1 / EM, %)"
     references = load_references(snakemake.input.references)
     table = with_references(table, references, task.name, languages, metrics, task.languages)
-    write_text(snakemake.output.csv, table.to_csv(index=False, float_format="%.2f"))
     document = task_document(table, languages, title, second, marks)
     printed = document
     if task.table_layout == "pair_matrix":  # G-XLT: contexts x questions, per model
         printed = pair_matrix_document(table[table["row"] == "ours"], languages, title)
-    write_text(snakemake.output.md, markdown(printed))
-    write_text(snakemake.output.tex, latex(document))
+    texts = {
+        "csv": table.to_csv(index=False, float_format="%.2f"),
+        "md": markdown(printed),
+        "tex": latex(document),
+    }
     # the report's view: the printed table with its data note (source, n per language)
     warning, about = data_note(task, scores, languages, snakemake.params.task_config)
+    if warning:  # demo numbers: labelled in every file, not only on the report's page
+        texts = label_demo(texts, warning)
+    for extension, text in texts.items():
+        write_text(snakemake.output[extension], text)
     write_text(snakemake.output.html, html(printed, about, warning))
     # what produced every cell: the score files' provenance, beside the table
     write_json(

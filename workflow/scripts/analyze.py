@@ -6,13 +6,19 @@ from mte.analyses import analyses, analyses_document
 from mte.io import read_json, write_text
 from mte.logs import rule_logging
 from mte.render import html
+from mte.report import demo_warning, label_demo
 
 with rule_logging(snakemake) as log:
     records = [read_json(path) for path in snakemake.input.scores]
     tables = analyses(records)
+    demo = set(snakemake.params.demo_tasks)
+    # demo numbers: labelled in every file and on the report's page
+    warning = demo_warning([r for r in records if r["task"] in demo]) if demo else None
     for path in snakemake.output.tables:
-        write_text(path, tables[Path(path).stem].to_csv(index=False))
-    write_text(snakemake.output.page, html(analyses_document(tables, snakemake.wildcards.run)))
+        text = tables[Path(path).stem].to_csv(index=False)
+        write_text(path, label_demo({"csv": text}, warning)["csv"] if warning else text)
+    document = analyses_document(tables, snakemake.wildcards.run)
+    write_text(snakemake.output.page, html(document, warning=warning))
     log.info(
         "analyses of %d score files: %s",
         len(records),

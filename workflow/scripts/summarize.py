@@ -11,7 +11,9 @@ with rule_logging(snakemake) as log:
     suite = get_suite(snakemake.wildcards.suite)
     scores = [read_json(path) for path in snakemake.input.scores]
     references = load_references(snakemake.input.references)
-    tables = summarize(suite, snakemake.params.tasks, scores, references)
+    tables = summarize(
+        suite, snakemake.params.tasks, scores, references, snakemake.params.demo_tasks
+    )
     for extension, text in tables.items():
         write_text(snakemake.output[extension], text)
     log.info("%s: %d score files of %s", suite.name, len(scores), ", ".join(snakemake.params.tasks))

@@ -15,6 +15,32 @@ DEMO_WARNING = (
 )
 
 
+def demo_warning(scores: list[dict[str, Any]]) -> str:
+    """The demo warning with the numbers of test examples behind the scores."""
+    return DEMO_WARNING.format(sizes=_sizes([int(score["n"]) for score in scores]))
+
+
+def label_demo(texts: dict[str, str], warning: str) -> dict[str, str]:
+    """A table's files (by extension: csv, md, tex; html carries its own warning box) with the
+    demo warning in each, so that no copy of demo numbers leaves unlabelled: a last CSV column
+    ``data_note`` on every row, a quoted first line in Markdown, a paragraph before LaTeX's
+    table."""
+    import io
+
+    import pandas as pd
+
+    labelled = dict(texts)
+    if "csv" in texts:
+        table = pd.read_csv(io.StringIO(texts["csv"]), keep_default_na=False, dtype=str)
+        labelled["csv"] = table.assign(data_note=warning).to_csv(index=False)
+    if "md" in texts:
+        labelled["md"] = f"> **{warning}**\n\n" + texts["md"]
+    if "tex" in texts:
+        escaped = warning.replace("%", r"\%").replace("_", r"\_")
+        labelled["tex"] = f"% {warning}\n\\noindent\\textbf{{{escaped}}}\n\n" + texts["tex"]
+    return labelled
+
+
 def _origin(task: Task, task_config: dict[str, Any]) -> str:
     source = task_config.get("source", "hub")
     if source == "demo":
@@ -43,8 +69,7 @@ def data_note(
         n_by_language.setdefault(score["language"], set()).add(int(score["n"]))
     warning = None
     if task_config.get("source") == "demo":
-        sizes = [n for ns in n_by_language.values() for n in ns]
-        warning = DEMO_WARNING.format(sizes=_sizes(sizes))
+        warning = demo_warning(scores)
     lines = [f"Source: {_origin(task, task_config)}."]
     if task_config.get("subset"):
         lines.append(f"Subset: {task_config['subset']}.")

@@ -4,6 +4,7 @@ gap) and "metrics" (GLUE: a column per metric of each task, and the suite's aver
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import pandas as pd
@@ -11,6 +12,7 @@ import pandas as pd
 from mte.published import DELTA
 from mte.registry import family_of, get_task
 from mte.render import Document, Grid, cell, html, latex, markdown, row_label, task_document
+from mte.report import demo_warning, label_demo
 from mte.tables import AVERAGE
 from mte.taskspec import Suite, Task
 
@@ -217,7 +219,11 @@ def summary_document(
 
 
 def task_score_suite(
-    suite: Suite, tasks: list[str], scores: list[dict[str, Any]], references: list[dict]
+    suite: Suite,
+    tasks: list[str],
+    scores: list[dict[str, Any]],
+    references: list[dict],
+    warning: str | None = None,
 ) -> dict[str, str]:
     """A "task_score" suite's tables: per-task averages, their mean and the transfer gaps,
     with the published task scores beside the models that have them."""
@@ -238,7 +244,7 @@ def task_score_suite(
         "csv": table.to_csv(index=False, float_format="%.2f"),
         "md": summary_markdown(table, tasks, suite, languages),
         "tex": latex(scores_only),
-        "html": html(summary_document(table, tasks, suite, languages)),
+        "html": html(summary_document(table, tasks, suite, languages), warning=warning),
     }
 
 
@@ -368,7 +374,11 @@ def metrics_markdown(table: pd.DataFrame, tasks: list[Task], suite: Suite) -> st
 
 
 def metrics_suite(
-    suite: Suite, tasks: list[str], scores: list[dict[str, Any]], references: list[dict]
+    suite: Suite,
+    tasks: list[str],
+    scores: list[dict[str, Any]],
+    references: list[dict],
+    warning: str | None = None,
 ) -> dict[str, str]:
     """A "metrics" suite's tables (GLUE): every task run side by side, with the average."""
     chosen = [get_task(name) for name in tasks]
@@ -378,13 +388,23 @@ def metrics_suite(
         "csv": table.to_csv(index=False, float_format="%.2f"),
         "md": metrics_markdown(table, chosen, suite),
         "tex": latex(metrics_document(table, chosen, suite)),
-        "html": html(metrics_document(table, chosen, suite)),
+        "html": html(metrics_document(table, chosen, suite), warning=warning),
     }
 
 
 def summarize(
-    suite: Suite, tasks: list[str], scores: list[dict[str, Any]], references: list[dict]
+    suite: Suite,
+    tasks: list[str],
+    scores: list[dict[str, Any]],
+    references: list[dict],
+    demo_tasks: Iterable[str] = (),
 ) -> dict[str, str]:
-    """The suite's table over ``tasks`` (those of it that ran) as CSV, Markdown and LaTeX."""
+    """The suite's table over ``tasks`` (those of it that ran) as CSV, Markdown, LaTeX and
+    HTML; where some ran on the bundled demo data (``demo_tasks``), every file says so."""
     build = {"metrics": metrics_suite, "task_score": task_score_suite}
-    return build[suite.layout](suite, tasks, scores, references)
+    demo = set(demo_tasks)
+    if not demo:
+        return build[suite.layout](suite, tasks, scores, references)
+    warning = demo_warning([score for score in scores if score["task"] in demo])
+    tables = build[suite.layout](suite, tasks, scores, references, warning)
+    return label_demo(tables, warning)
