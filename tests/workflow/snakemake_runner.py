@@ -37,6 +37,8 @@ def run_snakemake(
         "--directory", str(workdir),
         "--configfile", str(config_path),
         "--cores", "2",
+        # Snakemake's per-job blocks, which profiles/default leaves out: tests read them
+        "--workflow-profile", "none",
         *args,
     ]  # fmt: skip
     environment = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", **(env or {})}

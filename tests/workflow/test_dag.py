@@ -318,3 +318,19 @@ def test_a_fine_tune_that_starts_from_another_tasks_reads_its_model(tmp_path: Pa
         started = re.search(r"results/tiny/sst2/[^/]+/zero-shot/seed(\d)/model", inputs)
         assert started and started.group(1) == str(seed)
         assert "resources/models/tiny" in re.search(r"input: (.*)", finetunes[f"sst2{seed}"])[1]
+
+
+def test_the_console_leaves_out_snakemakes_job_blocks_by_default(tmp_path: Path) -> None:
+    """profiles/default (read when no profile is given) quiets Snakemake's per-job blocks; the
+    job table stays, and --workflow-profile none brings the blocks back."""
+    config = _base(tmp_path)
+    blocks = run_snakemake(tmp_path, config, "-n")  # the test runner's: no profile
+    quiet = run_snakemake(
+        tmp_path, config, "-n", "--workflow-profile", str(REPO / "profiles" / "default")
+    )
+    assert blocks.returncode == quiet.returncode == 0, quiet.stderr[-2000:]
+    assert "rule finetune:" in blocks.stdout + blocks.stderr
+    assert "rule finetune:" not in quiet.stdout + quiet.stderr
+    assert job_counts(quiet.stdout + quiet.stderr) == job_counts(blocks.stdout + blocks.stderr)
+    lines = len((quiet.stdout + quiet.stderr).splitlines())
+    assert lines * 4 < len((blocks.stdout + blocks.stderr).splitlines())
