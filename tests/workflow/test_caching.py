@@ -115,6 +115,17 @@ def test_tables_have_one_accuracy_per_language(workdir: Path, first_run) -> None
     ]
     counts = job_counts(first_run.stdout + first_run.stderr)
     assert counts["finetune"] == 2 and counts["predict"] == 5 and counts["score"] == 5
+    # the run's index of its prediction files, each record readable: gold and probabilities
+    index = pd.read_csv(tables_dir(workdir).parent / "predictions.csv")
+    assert len(index) == 5 and set(index["task"]) == {"xnli", "pawsx"}
+    german = index[(index["task"] == "xnli") & (index["language"] == "de")]["predictions"].item()
+    records = [json.loads(line) for line in (workdir / german).read_text().splitlines()]
+    assert len(records) == 54
+    for record in records:
+        assert set(record) == {"id", "label", "probabilities", "gold"}
+        assert set(record["probabilities"]) == {"entailment", "neutral", "contradiction"}
+        assert sum(record["probabilities"].values()) == pytest.approx(1, abs=1e-5)
+        assert record["label"] == max(record["probabilities"], key=record["probabilities"].get)
 
 
 def test_tables_in_three_formats_figures_and_report(workdir: Path, config: dict, first_run) -> None:

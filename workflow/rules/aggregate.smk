@@ -113,6 +113,7 @@ rule analyze:
             labels={"page": "analyses"},
         ),
         tables=expand(RUN_ANALYSIS, name=ANALYSES, allow_missing=True),
+        predictions=RUN_PREDICTIONS_INDEX,
     log:
         log_path("aggregate", "{run}/analyses"),
     benchmark:

@@ -35,6 +35,8 @@ RUN_PROVENANCE = "results/runs/{run}/provenance.html"
 # why a model transfers where it does: the run's analyses as CSV files and a report page
 RUN_ANALYSIS = "results/runs/{run}/analyses/{name}.csv"
 RUN_ANALYSES_PAGE = "results/runs/{run}/analyses.html"
+# where every prediction file of the run lies (their folders are named by digests)
+RUN_PREDICTIONS_INDEX = "results/runs/{run}/predictions.csv"
 
 # the part of a job's log and benchmark path after its rule's folder
 DATA_JOB = "{task}/{data}/{lang}/{split}"

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from mte.analyses import analyses, analyses_document
+from mte.analyses import analyses, analyses_document, predictions_index
 from mte.io import read_json, write_text
 from mte.logs import rule_logging
 from mte.render import html
@@ -17,6 +17,7 @@ with rule_logging(snakemake) as log:
     for path in snakemake.output.tables:
         text = tables[Path(path).stem].to_csv(index=False)
         write_text(path, label_demo({"csv": text}, warning)["csv"] if warning else text)
+    write_text(snakemake.output.predictions, predictions_index(records).to_csv(index=False))
     document = analyses_document(tables, snakemake.wildcards.run)
     write_text(snakemake.output.page, html(document, warning=warning))
     log.info(

@@ -239,6 +239,15 @@ def analyses_document(tables: Mapping[str, pd.DataFrame], run: str):
     return Document(f"Analyses: {run}", sections, notes)
 
 
+def predictions_index(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+    """Where each score's per-example predictions lie: a row per score file, sorted."""
+    rows = [
+        {**_identity(record), "predictions": record.get("predictions", "")} for record in records
+    ]
+    columns = [*KEYS, "seed", "language", "predictions"]
+    return pd.DataFrame(rows, columns=columns).sort_values(columns[:5], kind="stable")
+
+
 def analyses(records: list[Mapping[str, Any]]) -> dict[str, pd.DataFrame]:
     """Every analysis of a run's score records, by the name of its file."""
     return {

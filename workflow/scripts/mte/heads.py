@@ -106,7 +106,9 @@ class Head:
         return self.finish(features, collected)
 
     def start(self, features: dict[str, Any]) -> list:
-        """What a prediction collects batch by batch: a slot per input."""
+        """What a prediction collects batch by batch: a slot per input; and, per input, the
+        model's probabilities, which the prediction file carries beside the answer."""
+        self.probabilities: list = [None] * len(features["input_ids"])
         return [None] * len(features["input_ids"])
 
     def read(
@@ -116,24 +118,53 @@ class Head:
         outputs: dict[str, torch.Tensor],
         collected: list,
     ) -> None:
-        """One batch's outputs into ``collected``: the arg-max of each input's logits."""
+        """One batch's outputs into ``collected``: the arg-max of each input's logits (and
+        their softmax into :attr:`probabilities`)."""
         for index, value in zip(indices, outputs["logits"].argmax(dim=-1).tolist(), strict=True):
             collected[index] = value
+        for index, row in zip(indices, outputs["logits"].softmax(dim=-1).tolist(), strict=True):
+            self.probabilities[index] = [round(p, PROBABILITY_DIGITS) for p in row]
 
     def finish(self, features: dict[str, Any], collected: list) -> list:
         """The predictions per example from what the batches collected (by default the same)."""
         return collected
 
     def records(self, features: dict[str, Any], predicted: list) -> list[dict[str, Any]]:
-        """The prediction file's records: ``{id, label}`` per example."""
+        """The prediction file's records: per example its ``id``, the predicted ``label``, the
+        model's ``probabilities`` (one per label or choice, in their order) and the ``gold``
+        label where the features hold one (prediction files are read by people too; scoring
+        reads the gold file, never this)."""
+        gold = gold_labels(features, self.gold(features) if "labels" in features else None)
         return [
-            {"id": example_id, "label": label}
-            for example_id, label in zip(features["ids"], predicted, strict=True)
+            {
+                "id": example_id,
+                "label": label,
+                "probabilities": self.probabilities[index],
+                **({} if gold is None else {"gold": gold[index]}),
+            }
+            for index, (example_id, label) in enumerate(
+                zip(features["ids"], predicted, strict=True)
+            )
         ]
 
     def dev_score(self, features: dict[str, Any], predicted: list) -> float:
         """The task's selection metric of ``predicted`` on the dev features."""
         raise NotImplementedError(f"{type(self).__name__} defines no dev score")
+
+
+# a prediction file's probabilities: enough digits to rank and calibrate, files a person can read
+PROBABILITY_DIGITS = 6
+
+
+def gold_labels(features: dict[str, Any], gold: list | None) -> list | None:
+    """The gold labels by name (or index, without label names) for a prediction file; None
+    when the features hold none (an unlabelled test set: every label negative)."""
+    if gold is None or not gold or all(isinstance(g, int) and g < 0 for g in gold):
+        return None
+    names = features.get("label_names")
+    if not names:
+        return list(gold)
+    return [names[g] if isinstance(g, int) and 0 <= g < len(names) else None for g in gold]
 
 
 def named_labels(labels: list[str]) -> dict[str, Any]:

@@ -14,8 +14,12 @@ class ClassificationHead(Head):
     """One label per example (sentence or sentence pair)."""
 
     def records(self, features: dict[str, Any], predicted: list[int]) -> list[dict[str, Any]]:
+        """``{id, label, probabilities, gold}``, the probabilities by label name."""
         names = features["label_names"]
-        return super().records(features, [names[label] for label in predicted])
+        records = super().records(features, [names[label] for label in predicted])
+        for record in records:
+            record["probabilities"] = dict(zip(names, record["probabilities"], strict=True))
+        return records
 
     def label_config(self, labels: list[str]) -> dict[str, Any]:
         return named_labels(labels)
@@ -40,9 +44,11 @@ class RegressionHead(Head):
             collected[index] = value
 
     def records(self, features: dict[str, Any], predicted: list[float]) -> list[dict[str, Any]]:
+        """``{id, score, gold}``: the predicted and the gold similarity."""
+        gold = self.gold(features) if "labels" in features else None
         return [
-            {"id": example_id, "score": value}
-            for example_id, value in zip(features["ids"], predicted, strict=True)
+            {"id": example_id, "score": value, **({} if gold is None else {"gold": gold[i]})}
+            for i, (example_id, value) in enumerate(zip(features["ids"], predicted, strict=True))
         ]
 
     def dev_score(self, features: dict[str, Any], predicted: list[float]) -> float:

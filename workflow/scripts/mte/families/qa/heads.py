@@ -70,13 +70,17 @@ class QuestionAnsweringHead(Head):
     def finish(self, features: dict[str, Any], collected: list) -> list[str]:
         """One answer string per question (empty when no window offers a valid span;
         run_squad's ``empty``)."""
+        # each answer's score (its start and end logits summed; None where no span is valid),
+        # which the prediction file carries
         if features.get("windows") == "run_squad":
+            self.answer_scores = [None if best is None else best[0] for best in collected]
             return [
                 squad_windows.NO_ANSWER
                 if best is None
                 else squad_windows.span_answer(features, *best[1:])
                 for best in collected
             ]
+        self.answer_scores = [None if score == float("-inf") else score for score, _ in collected]
         return [answer for _, answer in collected]
 
     def _read_run_squad(self, features, indices, outputs, collected: list) -> None:
@@ -125,9 +129,19 @@ class QuestionAnsweringHead(Head):
         return features["answers"]
 
     def records(self, features: dict[str, Any], predicted: list[str]) -> list[dict[str, Any]]:
+        """``{id, answer, score, gold}``: the predicted span's text, its score (start and end
+        logits summed; None where no span was valid) and the gold answers."""
+        gold = self.gold(features) if "answers" in features else None
         return [
-            {"id": example_id, "answer": answer}
-            for example_id, answer in zip(features["ids"], predicted, strict=True)
+            {
+                "id": example_id,
+                "answer": answer,
+                "score": None if score is None else round(score, 4),
+                **({} if gold is None else {"gold": list(gold[index])}),
+            }
+            for index, (example_id, answer, score) in enumerate(
+                zip(features["ids"], predicted, self.answer_scores, strict=True)
+            )
         ]
 
     def dev_score(self, features: dict[str, Any], predicted: list[str]) -> float:

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 import torch
 
 from mte.families.tagging.metrics import tagging_metrics
-from mte.heads import Head, named_labels
+from mte.heads import PROBABILITY_DIGITS, Head, named_labels
 
 
 class TaggingHead(Head):
@@ -28,26 +28,44 @@ class TaggingHead(Head):
     def read(self, features, indices, outputs, collected: list) -> None:
         """Each window's tags at the sub-tokens that carry its words' labels."""
         best = outputs["logits"].argmax(dim=-1)
+        # each word's probability of the tag it gets, which the prediction file carries
+        confidence = outputs["logits"].softmax(dim=-1).max(dim=-1).values
         for row, index in enumerate(indices):
             positions = torch.tensor(features["window_positions"][index], dtype=torch.long)
             collected[index] = best[row, positions].tolist()
+            self.probabilities[index] = [
+                round(p, PROBABILITY_DIGITS) for p in confidence[row, positions].tolist()
+            ]
 
     def finish(self, features: dict[str, Any], collected: list) -> list[list[int]]:
         """Tag indices per word of every example: its windows joined back in order."""
         tags: list[list[int]] = [[] for _ in features["ids"]]
+        confidence: list[list[float]] = [[] for _ in features["ids"]]
         for index, example in enumerate(features["window_example"]):
             tags[example].extend(collected[index])
+            confidence[example].extend(self.probabilities[index] or ())
+        self.word_probabilities = confidence
         return tags
 
     def gold(self, features: dict[str, Any]) -> list[list[int]]:
         return features["word_labels"]
 
     def records(self, features: dict[str, Any], predicted: list[list[int]]) -> list[dict]:
+        """``{id, tags, tag_probabilities, gold}``: per word its tag, the model's probability
+        of that tag, and the gold tag where the features hold them."""
         names = features["label_names"]
-        return [
-            {"id": example_id, "tags": [names[t] for t in tags]}
-            for example_id, tags in zip(features["ids"], predicted, strict=True)
-        ]
+        gold = self.gold(features) if "word_labels" in features else None
+        records = []
+        for index, (example_id, tags) in enumerate(zip(features["ids"], predicted, strict=True)):
+            record = {
+                "id": example_id,
+                "tags": [names[t] for t in tags],
+                "tag_probabilities": self.word_probabilities[index],
+            }
+            if gold is not None and all(0 <= t < len(names) for t in gold[index]):
+                record["gold"] = [names[t] for t in gold[index]]
+            records.append(record)
+        return records
 
     def dev_score(self, features: dict[str, Any], predicted: list[list[int]]) -> float:
         names = features["label_names"]
