@@ -10,6 +10,7 @@ import pytest
 from mte.errors import InputError
 from mte.language_metadata import SOURCED, SOURCES, TABLE, load, read_table
 from mte.languages import FLORES200_SIB_CODES
+from mte.translation import NLLB_CODES
 
 XTREME_40 = (
     "af ar bg bn de el en es et eu fa fi fr he hi hu id it ja jv ka kk ko ml mr ms my nl pt ru "
@@ -45,18 +46,10 @@ WALS_TO_GLOTTOLOG = {
     "Korean": "Koreanic",
     "Austro-Asiatic": "Austroasiatic",
 }
-# FLORES-200 (NLLB Team 2022) codes carry each language's script; the variant XTREME's language
-# corresponds to (its individual language for a macrolanguage; Simplified Chinese)
-FLORES_VARIANT = {
-    "af": "afr_Latn", "ar": "arb_Arab", "bg": "bul_Cyrl", "bn": "ben_Beng", "de": "deu_Latn",
-    "el": "ell_Grek", "en": "eng_Latn", "es": "spa_Latn", "et": "est_Latn", "eu": "eus_Latn",
-    "fa": "pes_Arab", "fi": "fin_Latn", "fr": "fra_Latn", "he": "heb_Hebr", "hi": "hin_Deva",
-    "hu": "hun_Latn", "id": "ind_Latn", "it": "ita_Latn", "ja": "jpn_Jpan", "jv": "jav_Latn",
-    "ka": "kat_Geor", "kk": "kaz_Cyrl", "ko": "kor_Hang", "ml": "mal_Mlym", "mr": "mar_Deva",
-    "ms": "zsm_Latn", "my": "mya_Mymr", "nl": "nld_Latn", "pt": "por_Latn", "ru": "rus_Cyrl",
-    "sw": "swh_Latn", "ta": "tam_Taml", "te": "tel_Telu", "th": "tha_Thai", "tl": "tgl_Latn",
-    "tr": "tur_Latn", "ur": "urd_Arab", "vi": "vie_Latn", "yo": "yor_Latn", "zh": "zho_Hans",
-}  # fmt: skip
+# FLORES-200 (NLLB Team 2022) codes carry each language's script: the variant of each of XTREME's
+# languages that the translation settings already name (its individual language for a
+# macrolanguage; Simplified Chinese)
+FLORES_VARIANT = {code: NLLB_CODES[code] for code in XTREME_40}
 
 
 def test_every_value_of_the_shipped_table_names_a_known_source() -> None:
