@@ -195,6 +195,8 @@ TITLES = {
     "tag_confusions": "POS: the most frequent confusions (gold tag taken for another)",
     "confusion": "Classification: gold label x predicted label (counts)",
 }
+# the analyses' names, in the report's order (each a CSV file of the analyze rule)
+ANALYSES = tuple(TITLES)
 PERCENT = ("mean", "transfer_gap", "precision", "recall", "f1", "accuracy")
 PROPORTION = ("pearson_r", "spearman_rho")
 P_VALUES = ("pearson_p", "spearman_p")
@@ -259,14 +261,3 @@ def analyses(records: list[Mapping[str, Any]]) -> dict[str, pd.DataFrame]:
         "tag_confusions": tag_confusions(records),
         "confusion": confusion(records),
     }
-
-
-ANALYSES = (
-    "wikipedia_correlation",
-    "families",
-    "scripts",
-    "entity_types",
-    "tag_accuracy",
-    "tag_confusions",
-    "confusion",
-)

@@ -118,9 +118,3 @@ def read_table(path: Path) -> dict[str, Language]:
 def load() -> dict[str, Language]:
     """The package's table, by language code."""
     return read_table(TABLE)
-
-
-def metadata_for(code: str) -> Language | None:
-    """A language's entry, or None where the table has none (FLORES-200 variants such as
-    ``deu_Latn``, MLQA's context-question pairs, a code no source covers)."""
-    return load().get(code)
