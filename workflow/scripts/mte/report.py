@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mte.render import Document, Grid
+from mte.render import Document, Grid, latex_escape
 from mte.taskspec import Task
 
 DEMO_WARNING = (
@@ -36,8 +36,9 @@ def label_demo(texts: dict[str, str], warning: str) -> dict[str, str]:
     if "md" in texts:
         labelled["md"] = f"> **{warning}**\n\n" + texts["md"]
     if "tex" in texts:
-        escaped = warning.replace("%", r"\%").replace("_", r"\_")
-        labelled["tex"] = f"% {warning}\n\\noindent\\textbf{{{escaped}}}\n\n" + texts["tex"]
+        labelled["tex"] = (
+            f"% {warning}\n\\noindent\\textbf{{{latex_escape(warning)}}}\n\n" + texts["tex"]
+        )
     return labelled
 
 
