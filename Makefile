@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORES ?= all
 
-.PHONY: install run test test-long test-long-ci test-shapes test-slurm test-smoke test-real real-readme smoke-readme lint format clean
+.PHONY: install run leaderboard test test-long test-long-ci test-shapes test-slurm test-browser test-smoke test-real real-readme smoke-readme lint format clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,13 @@ run: $(STAMP)
 	$(BIN)/snakemake --cores $(CORES)
 	$(BIN)/snakemake --report results/runs/default/report.html
 	@echo "Open results/runs/default/report.html in a browser (tables: results/runs/default/tables/)"
+
+# one leaderboard across run folders (docs/leaderboard.md): RUNS names them (default: every run
+# of this checkout), OUT where leaderboard.csv and leaderboard.html go
+RUNS ?= $(wildcard results/runs/*)
+OUT ?= results/leaderboard
+leaderboard: $(STAMP)
+	$(BIN)/mte-leaderboard $(RUNS) --out $(OUT)
 
 # (--durations: each run's slowest tests in its log, where CI time is to be won back)
 # unit and workflow tests on TEST_WORKERS pytest-xdist workers (most of the time is
@@ -48,6 +55,11 @@ test-shapes: $(STAMP)
 # the workflow on a real single-node SLURM cluster the test starts (root; installs SLURM with apt)
 test-slurm: $(STAMP)
 	$(BIN)/pytest -q --durations=0 tests/cluster
+
+# the leaderboard of three tiny runs in headless Chromium: a click on a header sorts the rows
+# (installs Debian's chromium and chromium-driver with apt where they are missing, as root)
+test-browser: $(STAMP)
+	$(BIN)/pytest -q --durations=0 tests/browser
 
 # CI-sized: the real model on small slices of the real files, one seed, held to floors measured
 # on three (tests/smoke); it fails when the pipeline stops learning or scoring right

@@ -76,17 +76,19 @@ rule summarize:
         "../scripts/summarize.py"
 
 
-# the run's provenance in one block for the report: models, packages, hardware
+# the run's provenance in one block for the report: models, packages, hardware; and the
+# index of its score files that a leaderboard across runs reads (mte-leaderboard)
 rule describe_run:
     input:
         scores=get_all_scores,
     output:
-        report(
+        page=report(
             RUN_PROVENANCE,
             caption="../report/provenance.rst",
             category="Run",
             labels={"page": "provenance"},
         ),
+        index=RUN_SCORES_INDEX,
     log:
         log_path("aggregate", "{run}/provenance"),
     benchmark:

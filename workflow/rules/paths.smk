@@ -32,6 +32,8 @@ TABLE = "results/runs/{run}/tables/{name}.{ext}"
 PLOT = "results/runs/{run}/plots/{name}.png"
 # the run's provenance for the report: models, packages, hardware behind its score files
 RUN_PROVENANCE = "results/runs/{run}/provenance.html"
+# the run's score files by task, model, setting, seed and language: what mte-leaderboard reads
+RUN_SCORES_INDEX = "results/runs/{run}/scores.csv"
 # why a model transfers where it does: the run's analyses as CSV files and a report page
 RUN_ANALYSIS = "results/runs/{run}/analyses/{name}.csv"
 RUN_ANALYSES_PAGE = "results/runs/{run}/analyses.html"

@@ -42,7 +42,8 @@ def all_tables():
         if suite_tasks(suite)
         for ext in formats
     ]
-    return [*tables, RUN_PROVENANCE.format(run=RUN), RUN_ANALYSES_PAGE.format(run=RUN)]
+    run_files = (RUN_PROVENANCE, RUN_SCORES_INDEX, RUN_ANALYSES_PAGE)
+    return [*tables, *(template.format(run=RUN) for template in run_files)]
 
 
 def all_plots():

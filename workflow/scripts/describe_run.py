@@ -1,11 +1,16 @@
-"""Rule describe_run: the run's provenance (models, packages, hardware) as one HTML page."""
+"""Rule describe_run: the run's provenance (models, packages, hardware) as one HTML page, and
+the index of its score files (what mte-leaderboard reads of the run)."""
 
 from mte.io import read_json, write_text
+from mte.leaderboard import scores_index
 from mte.logs import rule_logging
 from mte.render import html
 from mte.report import provenance_document
 
 with rule_logging(snakemake) as log:
-    scores = [read_json(path) for path in snakemake.input.scores]
-    write_text(snakemake.output[0], html(provenance_document(scores, snakemake.wildcards.run)))
+    paths = list(snakemake.input.scores)
+    scores = [read_json(path) for path in paths]
+    page = html(provenance_document(scores, snakemake.wildcards.run))
+    write_text(snakemake.output.page, page)
+    write_text(snakemake.output.index, scores_index(scores, paths).to_csv(index=False))
     log.info("provenance of %d score files", len(scores))

@@ -89,25 +89,48 @@ def paired_randomization(
     Returns the observed difference (A - B) and the two-sided p-value
     ``(1 + #{|d_trial| >= |d_observed|}) / (1 + trials)``.
     """
+    weight = 1.0 / len(pairs)
+    return paired_randomization_weighted(
+        [(kind, {metric: weight}, a, b) for a, b in pairs], trials, seed
+    )
+
+
+def paired_randomization_weighted(
+    sets: list[tuple[SufficientStatistics, dict[str, float], np.ndarray, np.ndarray]],
+    trials: int,
+    seed: int,
+) -> dict[str, float]:
+    """The approximate randomization test of :func:`paired_randomization` for a statistic that
+    is a weighted sum of metrics over test sets of different kinds: a leaderboard's suite
+    average (XTREME's: per task the mean over its languages, QA as the mean of F1 and exact
+    match, then the mean over tasks).
+
+    ``sets``: per test set its statistics kind, ``{metric: weight}`` and the two systems'
+    per-example statistics (rows aligned by example). The statistic is
+    ``sum(weight * (metric(A) - metric(B)))``; each trial swaps the two systems' outputs for
+    every example with probability 1/2, the same swaps for every metric of a test set.
+    """
     rng = np.random.default_rng(seed)
-    observed = np.mean(
-        [
-            metric_of_sums(kind, metric, a.sum(0)) - metric_of_sums(kind, metric, b.sum(0))
-            for a, b in pairs
-        ]
+    arrays = [
+        (kind, weights, np.asarray(a, float), np.asarray(b, float)) for kind, weights, a, b in sets
+    ]
+    observed = sum(
+        weight * (metric_of_sums(kind, metric, a.sum(0)) - metric_of_sums(kind, metric, b.sum(0)))
+        for kind, weights, a, b in arrays
+        for metric, weight in weights.items()
     )
     extreme = 0
     for start in range(0, trials, CHUNK):
         size = min(CHUNK, trials - start)
         differences = np.zeros(size)
-        for a, b in pairs:
-            a, b = np.asarray(a, float), np.asarray(b, float)
+        for kind, weights, a, b in arrays:
             swaps = rng.integers(0, 2, size=(size, len(a))).astype(float)
             moved = swaps @ (b - a)
-            differences += metric_of_sums(kind, metric, a.sum(0) + moved) - metric_of_sums(
-                kind, metric, b.sum(0) - moved
-            )
-        differences /= len(pairs)
+            for metric, weight in weights.items():
+                differences += weight * (
+                    metric_of_sums(kind, metric, a.sum(0) + moved)
+                    - metric_of_sums(kind, metric, b.sum(0) - moved)
+                )
         # a tolerance, so that ties computed in another order still count as ties
         extreme += int(np.sum(np.abs(differences) >= abs(observed) - 1e-12))
     return {"difference": float(observed), "p_value": (1 + extreme) / (1 + trials)}
