@@ -41,6 +41,8 @@ def check_reference(entry: Any, path: str | Path, index: int) -> dict[str, Any]:
     if not entry.get("values") and entry.get("average") is None:
         raise InputError(path, None, f"{where} has neither values nor an average")
     entry.setdefault("values", {})
+    # an entry of per-language cells only (a partial appendix table) has no average
+    entry.setdefault("average", None)
     averaged = entry.get("average_of") or list(entry["values"])
     if entry.get("average") is not None and entry["values"]:
         absent = [cell for cell in averaged if cell not in entry["values"]]
