@@ -10,7 +10,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from mte.config import load_schema
+from mte.config import load_schema, schema_branches
 from mte.registry import TASKS
 
 REPO = Path(__file__).resolve().parents[2]
@@ -78,21 +78,17 @@ def test_every_relative_link_resolves(doc: Path) -> None:
 def _children(schema: dict, node: dict, part: str) -> list[dict]:
     """The schema nodes a key path's ``part`` reaches from ``node`` (a ``<placeholder>`` reaches
     every named property and the additional ones)."""
-    if "$ref" in node:
-        node = schema["$defs"][node["$ref"].rsplit("/", 1)[-1]]
     reached = []
-    for key in ("oneOf", "anyOf", "allOf"):
-        for branch in node.get(key) or ():
-            reached += _children(schema, branch, part)
-    if node.get("type") == "array" and isinstance(node.get("items"), dict):
-        reached += _children(schema, node["items"], part)
-    properties = node.get("properties") or {}
-    if part.startswith("<"):
-        reached += list(properties.values())
-        if isinstance(node.get("additionalProperties"), dict):
-            reached.append(node["additionalProperties"])
-    elif part in properties:
-        reached.append(properties[part])
+    for branch in schema_branches(node, schema):
+        if branch.get("type") == "array" and isinstance(branch.get("items"), dict):
+            reached += _children(schema, branch["items"], part)
+        properties = branch.get("properties") or {}
+        if part.startswith("<"):
+            reached += list(properties.values())
+            if isinstance(branch.get("additionalProperties"), dict):
+                reached.append(branch["additionalProperties"])
+        elif part in properties:
+            reached.append(properties[part])
     return reached
 
 

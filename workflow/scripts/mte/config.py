@@ -125,15 +125,23 @@ def check_schema(config: dict[str, Any], schema_path: str | Path) -> None:
         raise ConfigError(".".join(path) or "(top level)", error.message)
 
 
-def _property_names(node: dict[str, Any], schema: dict[str, Any]) -> set[str]:
-    """The keys a schema node allows by name, through ``$ref`` and ``allOf``/``anyOf``/``oneOf``."""
+def schema_branches(node: dict[str, Any], schema: dict[str, Any]) -> list[dict[str, Any]]:
+    """``node`` and every node it stands for through ``$ref`` and ``allOf``/``anyOf``/``oneOf``,
+    resolved: where the keys a config value may have are written (also the docs' key test)."""
     if "$ref" in node:
         node = {**node, **schema["$defs"][node["$ref"].rsplit("/", 1)[-1]]}
-    names = set(node.get("properties") or {})
+    found = [node]
     for combined in ("allOf", "anyOf", "oneOf"):
         for branch in node.get(combined) or ():
-            names |= _property_names(branch, schema)
-    return names
+            found += schema_branches(branch, schema)
+    return found
+
+
+def _property_names(node: dict[str, Any], schema: dict[str, Any]) -> set[str]:
+    """The keys a schema node allows by name."""
+    return {
+        name for branch in schema_branches(node, schema) for name in branch.get("properties") or {}
+    }
 
 
 def _unknown_key(error, path: list[str], schema: dict[str, Any]) -> ConfigError:
