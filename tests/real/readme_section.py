@@ -1,11 +1,15 @@
 """Write the real-data tier sections of docs/results.md from the tiers' summaries.
 
-``make real-readme`` after ``make test-real``: the figures between docs/results.md's
-``<!-- real-tier:start -->`` and ``<!-- real-tier:end -->`` markers are replaced from
-``results-real/summary.json``, never typed. ``make smoke-readme`` after a smoke run with
-``TIER_SEEDS=1,2,3`` does the same between ``<!-- smoke-tier:start -->`` and
-``<!-- smoke-tier:end -->`` from ``results-smoke/summary.json``: every floor figure per seed,
-beside the floor the smoke test holds it to.
+``make real-readme`` after ``make test-real`` (or a run of some of its experiments,
+``REAL_TIER=...``): the experiments of ``results-real/summary.json`` replace theirs in the
+committed record ``docs/measured/real-tier.json`` (each with the commit, date and machine that
+measured it), and the figures between docs/results.md's ``<!-- real-tier:start -->`` and
+``<!-- real-tier:end -->`` markers, and SIB-200's between ``<!-- sib200:start -->`` and
+``<!-- sib200:end -->``, are written from that record, never typed (tests/unit/test_docs.py
+checks that they are). ``make smoke-readme`` after a smoke run with ``TIER_SEEDS=1,2,3`` writes
+the floors table between ``<!-- smoke-tier:start -->`` and ``<!-- smoke-tier:end -->`` from
+``results-smoke/summary.json``: every floor figure per seed, beside the floor the smoke test
+holds it to.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 START, END = "<!-- real-tier:start -->", "<!-- real-tier:end -->"
+SIB_START, SIB_END = "<!-- sib200:start -->", "<!-- sib200:end -->"
+RECORD = REPO / "docs" / "measured" / "real-tier.json"
 SMOKE_START, SMOKE_END = "<!-- smoke-tier:start -->", "<!-- smoke-tier:end -->"
 # experiment -> (task, metric, label)
 SHOWN = {
@@ -26,10 +32,19 @@ SHOWN = {
 }
 
 
-def _row(label: str, values: dict[str, float], minutes: float) -> list[str]:
+def _row(label: str, values: dict[str, float], experiment: dict) -> list[str]:
     mean = sum(values.values()) / len(values)
     cells = " ".join(f"{lang} {100 * v:.1f}" for lang, v in values.items())
-    return [f"| {label} | {cells} | {100 * mean:.1f} | {minutes:.1f} |"]
+    minutes = experiment["seconds"] / 60
+    return [f"| {label} | {cells} | {100 * mean:.1f} | {minutes:.1f} | {_measured(experiment)} |"]
+
+
+def _measured(experiment: dict) -> str:
+    """Which code measured an experiment, and when (older records have neither)."""
+    commit, date = experiment.get("commit"), experiment.get("date")
+    if not commit:
+        return ""
+    return f"{commit[:7]}{'+changes' if commit.endswith('+changes') else ''}, {date[:10]}"
 
 
 def section(summary: dict) -> str:
@@ -37,14 +52,14 @@ def section(summary: dict) -> str:
     experiments = summary["experiments"]
     lines = [
         START,
-        "| experiment | per language (%) | mean | minutes |",
-        "|---|---|---:|---:|",
+        "| experiment | per language (%) | mean | minutes | measured (commit, date) |",
+        "|---|---|---:|---:|---|",
     ]
     for name, (task, metric, label) in SHOWN.items():
         if name in experiments:
             languages = experiments[name]["tasks"][task]["languages"]
             values = {lang: figures["metrics"][metric] for lang, figures in languages.items()}
-            lines += _row(label, values, experiments[name]["seconds"] / 60)
+            lines += _row(label, values, experiments[name])
     if "tatoeba" in experiments:
         languages = experiments["tatoeba"]["tasks"]["tatoeba"]["languages"]
         for choice in ("model", "xtreme"):
@@ -53,12 +68,51 @@ def section(summary: dict) -> str:
             }
             layer = next(iter(languages.values()))["by_layer"][choice]["layer"]
             label = f"Tatoeba accuracy, layer {layer} ({choice})"
-            lines += _row(label, values, experiments["tatoeba"]["seconds"] / 60)
+            lines += _row(label, values, experiments["tatoeba"])
+    shown = [e for name, e in experiments.items() if name in SHOWN or name == "tatoeba"]
+    machines = {(e.get("machine") or summary["machine"])["platform"] for e in shown}
+    cpus = {(e.get("machine") or summary["machine"])["cpus"] for e in shown}
+    minutes = sum(e["seconds"] for e in shown) / 60
     lines += [
         "",
-        f"Whole tier: {summary['seconds'] / 60:.1f} minutes on {summary['machine']['cpus']} CPUs "
-        f"({summary['machine']['platform']}).",
+        f"These experiments: {minutes:.1f} minutes in all on {'/'.join(map(str, sorted(cpus)))} "
+        f"CPUs ({'; '.join(sorted(machines))}); record: docs/measured/real-tier.json.",
         END,
+    ]
+    return "\n".join(lines)
+
+
+def sib200_section(summary: dict) -> str:
+    """SIB-200's accuracy per seed and language, the mean over seeds, and the time."""
+    experiment = summary["experiments"]["sib200"]
+    by_seed = experiment["tasks"]["sib200"]["by_seed"]
+    languages = list(next(iter(by_seed.values())))
+    lines = [
+        SIB_START,
+        "| seed | " + " | ".join(languages) + " |",
+        "|---|" + "---:|" * len(languages),
+    ]
+    for seed, figures in by_seed.items():
+        cells = [f"{100 * figures[lang]['metrics']['accuracy']:.1f}" for lang in languages]
+        lines.append(f"| {seed} | " + " | ".join(cells) + " |")
+    means = {
+        lang: sum(f[lang]["metrics"]["accuracy"] for f in by_seed.values()) / len(by_seed)
+        for lang in languages
+    }
+    lines.append("| mean | " + " | ".join(f"{100 * v:.1f}" for v in means.values()) + " |")
+    per_seed = [
+        sum(f[lang]["metrics"]["accuracy"] for lang in languages) / len(languages)
+        for f in by_seed.values()
+    ]
+    overall = sum(per_seed) / len(per_seed)
+    spread = (sum((v - overall) ** 2 for v in per_seed) / max(len(per_seed) - 1, 1)) ** 0.5
+    machine = experiment.get("machine") or summary["machine"]
+    lines += [
+        "",
+        f"Mean over the {len(languages)} languages and {len(by_seed)} seeds: {100 * overall:.1f} "
+        f"(standard deviation over seeds {100 * spread:.1f}); {experiment['seconds'] / 60:.1f} "
+        f"minutes on {machine['cpus']} CPUs; measured {_measured(experiment)}.",
+        SIB_END,
     ]
     return "\n".join(lines)
 
@@ -106,16 +160,44 @@ def replace_section(text: str, start: str, end: str, body: str) -> str:
     return before + body + after
 
 
+def merged_record(summary: dict, record: dict | None) -> dict:
+    """``record`` (the committed one) with ``summary``'s experiments in place of its own."""
+    merged = {"experiments": dict((record or {}).get("experiments") or {})}
+    for name, experiment in summary["experiments"].items():
+        # a summary's machine stands for experiments that older runs wrote without their own
+        merged["experiments"][name] = {"machine": summary.get("machine"), **experiment}
+    merged["machine"] = summary.get("machine") or (record or {}).get("machine")
+    merged["seconds"] = round(sum(e["seconds"] for e in merged["experiments"].values()), 1)
+    return merged
+
+
+def write_sections(record: dict, readme: Path) -> None:
+    text = readme.read_text(encoding="utf-8")
+    text = replace_section(text, START, END, section(record))
+    if "sib200" in record["experiments"]:
+        text = replace_section(text, SIB_START, SIB_END, sib200_section(record))
+    readme.write_text(text, encoding="utf-8")
+
+
 def main(tier: str = "real") -> None:
     summary_path = REPO / f"results-{tier}" / "summary.json"
-    summary = json.loads(summary_path.read_text(encoding="utf-8"))
     readme = REPO / "docs" / "results.md"
-    text = readme.read_text(encoding="utf-8")
     if tier == "smoke":
+        summary = json.loads(summary_path.read_text(encoding="utf-8"))
+        text = readme.read_text(encoding="utf-8")
         text = replace_section(text, SMOKE_START, SMOKE_END, smoke_section(summary))
+        readme.write_text(text, encoding="utf-8")
     else:
-        text = replace_section(text, START, END, section(summary))
-    readme.write_text(text, encoding="utf-8")
+        record = json.loads(RECORD.read_text(encoding="utf-8")) if RECORD.is_file() else None
+        if summary_path.is_file():
+            summary = json.loads(summary_path.read_text(encoding="utf-8"))
+            record = merged_record(summary, record)
+            RECORD.parent.mkdir(parents=True, exist_ok=True)
+            RECORD.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+            print(f"updated {RECORD}")
+        if record is None:
+            raise SystemExit(f"neither {summary_path} nor {RECORD}: run make test-real first")
+        write_sections(record, readme)
     print(f"updated {readme}")
 
 

@@ -23,6 +23,7 @@ import platform
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import yaml
@@ -127,6 +128,19 @@ def experiment_figures(config: dict, seeds: list[int], out: Path) -> dict:
     return figures
 
 
+def _commit() -> str | None:
+    """The checkout's commit (with ``+changes`` where the tree differs from it)."""
+
+    def git(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True)
+
+    head = git("rev-parse", "HEAD")
+    if head.returncode != 0:
+        return None
+    dirty = git("status", "--porcelain", "--untracked-files=no").stdout.strip()
+    return head.stdout.strip() + ("+changes" if dirty else "")
+
+
 def main(tier: str = "real") -> None:
     if tier not in TIERS:
         raise SystemExit(f"unknown tier {tier!r}: expected one of {', '.join(TIERS)}")
@@ -154,6 +168,11 @@ def main(tier: str = "real") -> None:
         run_seeds = config.get("seeds") or [1]  # the schema's default
         summary["experiments"][name] = {
             "config": str(path.relative_to(REPO)),
+            # which code measured it, when, and where: an experiment rerun alone replaces only
+            # its own entry of a summary that older runs wrote
+            "commit": _commit(),
+            "date": datetime.now(UTC).isoformat(timespec="seconds"),
+            "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
             "seeds": run_seeds,
             "seconds": round(seconds, 1),
             "tasks": experiment_figures(config, run_seeds, out),
