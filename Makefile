@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORES ?= all
 
-.PHONY: install run leaderboard test test-long test-long-ci test-shapes test-slurm test-browser test-smoke test-real real-readme smoke-readme lint format clean
+.PHONY: install run leaderboard test test-long test-long-ci test-shapes test-slurm test-browser test-smoke test-real real-readme smoke-readme measure-run lint format clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -79,6 +79,11 @@ real-readme: $(STAMP)
 # docs/results.md's smoke-tier floors table, from a run with TIER_SEEDS=1,2,3
 smoke-readme: $(STAMP)
 	$(BIN)/python tests/real/readme_section.py smoke
+
+# make run's workflow on a fresh clone of HEAD, timed, with the machine and its load: writes
+# docs/measured/make-run.json and the README's sentence about make run's time from it
+measure-run: $(STAMP)
+	$(BIN)/python tools/measure_run.py
 
 # ruff, the architecture contract of .importlinter (layers, families apart, no cycles), snakefmt
 # and Snakemake's own lint

@@ -155,3 +155,23 @@ def test_every_task_has_a_citation() -> None:
     cited = {name for row in rows for name in re.findall(r"`([a-z0-9_]+)`", row.split("|")[1])}
     assert sorted(set(TASKS) - cited) == []
     assert sorted(cited - set(TASKS) - {"config"}) == []
+
+
+def test_the_readmes_make_run_time_is_the_one_a_measured_run_wrote() -> None:
+    """The README states make run's time only as tools/measure_run.py wrote it (with its commit,
+    machine and load) into docs/measured/make-run.json: never a hand-typed figure."""
+    import importlib.util
+    import json
+    from datetime import datetime
+
+    spec = importlib.util.spec_from_file_location("measure_run", REPO / "tools" / "measure_run.py")
+    assert spec is not None and spec.loader is not None
+    measure_run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(measure_run)
+    record = json.loads((REPO / "docs" / "measured" / "make-run.json").read_text(encoding="utf-8"))
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert measure_run.readme_block(record) in readme
+    assert re.fullmatch(r"[0-9a-f]{40}", record["commit"])
+    assert datetime.fromisoformat(record["date"]).year >= 2026
+    assert record["wall_seconds"] > 0 and record["machine"]["cpus"] >= 1
+    assert {"before", "during_mean", "during_max"} <= set(record["load"])
