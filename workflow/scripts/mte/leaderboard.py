@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mte.errors import InputError
+from mte.errors import InputError, MteError
 from mte.registry import all_suites, family_of, get_task
 from mte.render import HTML_STYLE
 from mte.report import demo_warning
@@ -459,10 +459,13 @@ def build_leaderboard(
     """Our rows from ``runs`` and the published rows from ``references``; in each column the
     best of our rows is marked and every other row of ours that scored the same test items is
     tested against it."""
+    from tqdm import tqdm
+
     ours = ours_rows(runs)
     columns = columns_for(ours, references)
     rows = ours + published_rows(references, columns)
     values: list[dict[str, Value]] = [{} for _ in rows]
+    tests: list[tuple[int, int, Column]] = []  # (row, best row, column)
     for column in columns:
         for i, row in enumerate(rows):
             if (value := column_value(row, column)) is not None:
@@ -472,9 +475,10 @@ def build_leaderboard(
             continue
         best = max(scored, key=lambda i: values[i][column.name].value)
         values[best][column.name].best = True
-        for i in scored:
-            if i != best:
-                values[i][column.name].p = paired_test(ours[i], ours[best], column, trials, seed)
+        tests += [(i, best, column) for i in scored if i != best]
+    # a test resamples every example of its column trials times: minutes for XTREME's suite
+    for i, best, column in tqdm(tests, desc="paired tests", unit="test", disable=None):
+        values[i][column.name].p = paired_test(ours[i], ours[best], column, trials, seed)
     demo = [score for row in ours for score in row.demo]
     return Leaderboard(columns, rows, values, alpha, demo_warning(demo) if demo else None)
 
@@ -676,7 +680,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             references = load_references(sorted(folder.glob("*.yaml")))
         board = build_leaderboard(runs, references, args.alpha, args.trials, args.seed)
         csv, page = write_leaderboard(board, args.out)
-    except InputError as error:
+    except MteError as error:  # a file or line, or a config key (a task no longer known)
         print(f"mte-leaderboard: {error}", file=sys.stderr)
         return 1
     ours = sum(row.kind == OURS for row in board.rows)
