@@ -126,7 +126,11 @@ class Head:
             self.probabilities[index] = [round(p, PROBABILITY_DIGITS) for p in row]
 
     def finish(self, features: dict[str, Any], collected: list) -> list:
-        """The predictions per example from what the batches collected (by default the same)."""
+        """The predictions per example from what the batches collected (by default the same);
+        and :attr:`confidence`, per example what the prediction file carries beside its
+        prediction (here each input's probabilities; a family's head sets its own: each word's
+        tag probability, a QA span's score)."""
+        self.confidence: list = self.probabilities
         return collected
 
     def records(self, features: dict[str, Any], predicted: list) -> list[dict[str, Any]]:
@@ -139,7 +143,7 @@ class Head:
             {
                 "id": example_id,
                 "label": label,
-                "probabilities": self.probabilities[index],
+                "probabilities": self.confidence[index],
                 **({} if gold is None else {"gold": gold[index]}),
             }
             for index, (example_id, label) in enumerate(

@@ -73,14 +73,14 @@ class QuestionAnsweringHead(Head):
         # each answer's score (its start and end logits summed; None where no span is valid),
         # which the prediction file carries
         if features.get("windows") == "run_squad":
-            self.answer_scores = [None if best is None else best[0] for best in collected]
+            self.confidence = [None if best is None else best[0] for best in collected]
             return [
                 squad_windows.NO_ANSWER
                 if best is None
                 else squad_windows.span_answer(features, *best[1:])
                 for best in collected
             ]
-        self.answer_scores = [None if score == float("-inf") else score for score, _ in collected]
+        self.confidence = [None if score == float("-inf") else score for score, _ in collected]
         return [answer for _, answer in collected]
 
     def _read_run_squad(self, features, indices, outputs, collected: list) -> None:
@@ -140,7 +140,7 @@ class QuestionAnsweringHead(Head):
                 **({} if gold is None else {"gold": list(gold[index])}),
             }
             for index, (example_id, answer, score) in enumerate(
-                zip(features["ids"], predicted, self.answer_scores, strict=True)
+                zip(features["ids"], predicted, self.confidence, strict=True)
             )
         ]
 

@@ -44,7 +44,7 @@ class TaggingHead(Head):
         for index, example in enumerate(features["window_example"]):
             tags[example].extend(collected[index])
             confidence[example].extend(self.probabilities[index] or ())
-        self.word_probabilities = confidence
+        self.confidence = confidence
         return tags
 
     def gold(self, features: dict[str, Any]) -> list[list[int]]:
@@ -60,7 +60,7 @@ class TaggingHead(Head):
             record = {
                 "id": example_id,
                 "tags": [names[t] for t in tags],
-                "tag_probabilities": self.word_probabilities[index],
+                "tag_probabilities": self.confidence[index],
             }
             if gold is not None and all(0 <= t < len(names) for t in gold[index]):
                 record["gold"] = [names[t] for t in gold[index]]
