@@ -533,8 +533,9 @@ LEADERBOARD_STYLE = """
 .mte th[aria-sort=ascending]::after { content: " \\25B2"; }
 .mte tr.published td { color: #555; font-style: italic; }
 .mte td.best { font-weight: bold; }
-.mte td[data-column=label], .mte td[data-column=provenance] { white-space: normal;
-  min-width: 12em; max-width: 24em; }
+.mte td[data-column=label] { white-space: normal; min-width: 12em; max-width: 24em; }
+.mte td[data-column=provenance] { white-space: normal; max-width: 40em; }
+.mte details ul { margin: 0.2em 0; padding-left: 1.2em; font-size: 0.9em; }
 """
 
 
@@ -582,8 +583,15 @@ def leaderboard_html(board: Leaderboard, out_dir: Path) -> str:
                 f'<a href="{escape(link)}">provenance</a></td>'
             )
         else:
-            sources = " | ".join(dict.fromkeys(row.sources.values()))
-            cells.append(_text_cell("provenance", sources))
+            # the sources collapsed: a click opens them (their text is long: repository, path,
+            # commit, how faithful the reprint is)
+            sources = list(dict.fromkeys(row.sources.values()))
+            listed = "".join(f"<li>{escape(source)}</li>" for source in sources)
+            cells.append(
+                f'<td class="text" data-column="provenance" data-value="{escape(sources[0])}">'
+                f"<details><summary>{len(sources)} source{'s' if len(sources) > 1 else ''}"
+                f"</summary><ul>{listed}</ul></details></td>"
+            )
         lines.append(f'<tr class="{row.kind}">' + "".join(cells) + "</tr>")
     notes = [
         "Click a column's header to sort by it; click again to reverse.",
