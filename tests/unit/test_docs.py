@@ -175,3 +175,19 @@ def test_the_readmes_make_run_time_is_the_one_a_measured_run_wrote() -> None:
     assert datetime.fromisoformat(record["date"]).year >= 2026
     assert record["wall_seconds"] > 0 and record["machine"]["cpus"] >= 1
     assert {"before", "during_mean", "during_max"} <= set(record["load"])
+
+
+def test_the_real_tier_tables_are_written_from_the_record() -> None:
+    """docs/results.md's real-tier and SIB-200 tables are what tests/real/readme_section.py
+    writes from the committed record of the runs (docs/measured/real-tier.json), with each
+    experiment's commit and date: no figure there is typed by hand."""
+    import json
+
+    from tests.real.readme_section import RECORD, section, sib200_section
+
+    record = json.loads(RECORD.read_text(encoding="utf-8"))
+    results = (REPO / "docs" / "results.md").read_text(encoding="utf-8")
+    assert section(record) in results
+    assert sib200_section(record) in results
+    for name, experiment in record["experiments"].items():
+        assert re.fullmatch(r"[0-9a-f]{40}(\+changes)?", experiment["commit"]), name
