@@ -23,6 +23,7 @@ import os
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -126,7 +127,7 @@ class LanguageCell:
             )
         return self._replicates[metric]
 
-    @property
+    @cached_property
     def example_stats(self) -> np.ndarray | None:
         found = [s.get("example_stats") for s in self.scores]
         if any(not f for f in found):
@@ -136,7 +137,7 @@ class LanguageCell:
             return None
         return np.mean(arrays, axis=0)
 
-    @property
+    @cached_property
     def test_items(self) -> str | None:
         """The checksum of the scored test file (the last data record of the provenance)."""
         found = {_test_checksum(s) for s in self.scores}
@@ -283,7 +284,7 @@ def _is_demo(score: dict[str, Any]) -> bool:
     return any(record.get("source") == "demo" for record in data)
 
 
-def published_rows(references: Iterable[dict[str, Any]], columns: Sequence[Column]) -> list[Row]:
+def published_rows(references: Sequence[dict[str, Any]], columns: Sequence[Column]) -> list[Row]:
     """A row per paper x model x setting of the published numbers: a task column takes an
     entry's average of the task's primary metric; a suite column an entry for the suite
     (GLUE's), else, for a "task_score" suite, the mean of its tasks' published cells (QA's
@@ -305,8 +306,8 @@ def published_rows(references: Iterable[dict[str, Any]], columns: Sequence[Colum
             elif entry := by_cell.get((column.name, "score")):
                 row.published[column.name] = float(entry["average"])
                 row.sources[column.name] = _source(entry)
-            elif column.suite.layout == "task_score":
-                value = _published_suite_score(column.suite, by_cell)
+            elif column.suite.layout == "task_score" and paper == column.suite.published[0]:
+                value = _published_suite_score(column.suite, references, model, setting)
                 if value is not None:
                     row.published[column.name] = value
                     row.sources[column.name] = "the mean of this row's task scores"
@@ -316,15 +317,20 @@ def published_rows(references: Iterable[dict[str, Any]], columns: Sequence[Colum
 
 
 def _published_suite_score(
-    suite: Suite, by_cell: dict[tuple[str, str], dict[str, Any]]
+    suite: Suite, references: Sequence[dict[str, Any]], model: str, setting: str
 ) -> float | None:
+    """The mean of the suite's published task scores in its paper's table, as the run's suite
+    table computes it (mte.references.published_task_score), when every task has one."""
+    from mte.references import published_task_score
+
     scores = []
     for name in suite.tasks:
         task = get_task(name)
-        cells = [by_cell.get((name, metric)) for metric in family_of(task).cell_metrics(task)]
-        if any(cell is None for cell in cells):
+        metrics = family_of(task).cell_metrics(task)
+        found = published_task_score(references, model, name, setting, metrics, suite.published)
+        if found is None:
             return None
-        scores.append(sum(float(cell["average"]) for cell in cells) / len(cells))
+        scores.append(found[0])
     return sum(scores) / len(scores)
 
 

@@ -95,3 +95,27 @@ def find_reference(
     (what a per-language bar plot can show), if one was published."""
     found = find_references(references, model, task, setting, metric)
     return next((entry for entry in found if entry["values"]), None)
+
+
+def published_task_score(
+    references: list[dict[str, Any]],
+    model: str,
+    task: str,
+    setting: str,
+    metrics: tuple[str, ...],
+    table: tuple[str, str],
+) -> tuple[float, dict[str, Any]] | None:
+    """A task's published score in one paper's table (``(paper, table)``): the mean of the
+    entries' averages over ``metrics`` (XTREME's QA cell: F1 and exact match), with the first
+    entry; None unless every metric has one."""
+    found = []
+    for metric in metrics:
+        entries = [
+            entry
+            for entry in find_references(references, model, task, setting, metric)
+            if (entry["paper"], entry["table"]) == tuple(table) and entry.get("average") is not None
+        ]
+        if not entries:
+            return None
+        found.append(entries[0])
+    return sum(e["average"] for e in found) / len(found), found[0]

@@ -97,22 +97,12 @@ def summary_with_references(
     each model whose name has them. The published average is the mean of the published tasks
     when every task of the table has one."""
     from mte.published import interleave_published
-    from mte.references import find_references, label
+    from mte.references import label, published_task_score
 
     def task_score(model: str, setting: str, task: str) -> tuple[float | None, str | None]:
         metrics = family_of(get_task(task)).cell_metrics(get_task(task))
-        found = []
-        for metric in metrics:
-            entries = [
-                entry
-                for entry in find_references(references, model, task, setting, metric)
-                if (entry["paper"], entry["table"]) == suite.published
-                and entry.get("average") is not None
-            ]
-            if not entries:
-                return None, None
-            found.append(entries[0])
-        return sum(e["average"] for e in found) / len(found), label(found[0])
+        found = published_task_score(references, model, task, setting, metrics, suite.published)
+        return (None, None) if found is None else (found[0], label(found[1]))
 
     def published_of(row: pd.Series) -> list[tuple[str, dict[str, Any], set[str]]]:
         published, source = {}, None
