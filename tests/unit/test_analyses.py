@@ -9,6 +9,7 @@ import pytest
 from mte.analyses import (
     analyses,
     analyses_document,
+    card_recipe,
     confusion,
     correlation,
     entity_types,
@@ -20,6 +21,9 @@ from mte.analyses import (
 from mte.families.pairs.scoring import confusion_matrix
 from mte.families.tagging.metrics import accuracy_by_tag, entity_prf, entity_prf_by_type
 from mte.language_metadata import Language
+from mte.metrics import item_match
+from mte.registry import TASKS
+from tests.scoring_helper import score
 
 
 def record(language: str, accuracy: float, seed: int = 1, **more) -> dict:
@@ -128,6 +132,105 @@ def test_confusion_matrix_by_hand() -> None:
     cell = table[(table["gold"] == "contradiction") & (table["predicted"] == "entailment")]
     assert list(cell["count"]) == [1]
     assert table["count"].sum() == 5
+
+
+def test_the_seed_card_recipe_on_three_items_by_hand() -> None:
+    recipe = item_match(
+        [
+            ({"A", "B"}, {"A", "B"}),  # equal: an exact match, 2 items matched
+            ({"C"}, {"C", "D"}),  # one extra item: not exact, 1 of 2 predicted matched
+            ({"E", "F"}, set()),  # nothing predicted: not exact, 2 gold items missed
+        ]
+    )
+    # 1 of 3 examples exact; 3 items matched of 4 predicted and 5 gold:
+    # P 3/4, R 3/5, F1 2 * 0.45 / 1.35 = 2/3
+    assert recipe == pytest.approx(
+        {
+            "examples": 3,
+            "exact": 1,
+            "exact_match": 1 / 3,
+            "matched": 3,
+            "predicted": 4,
+            "gold": 5,
+            "precision": 0.75,
+            "recall": 0.6,
+            "f1": 2 / 3,
+        }
+    )
+
+
+def _question(qid: str, answer: str) -> dict:
+    return {
+        "id": qid,
+        "context": "",
+        "question": "",
+        "answers": {"text": [answer], "answer_start": [0]},
+    }
+
+
+def test_the_seed_card_recipe_on_three_questions_beside_squad_exact_match() -> None:
+    gold = [_question("1", "Paris"), _question("2", "Eiffel Tower"), _question("3", "1889")]
+    predictions = [
+        {"id": "1", "answer": "Paris"},
+        {"id": "2", "answer": "the Eiffel Tower"},  # SQuAD drops "the": official EM 1
+        {"id": "3", "answer": ""},  # no span found
+    ]
+    result = score(TASKS["xquad"], predictions, gold, "p", "g", "en")
+    assert result["metrics"] == pytest.approx({"f1": 2 / 3, "exact_match": 2 / 3})
+    # the recipe compares the strings as they are: only question 1 matches; two answers were
+    # given (P 1/2), three were due (R 1/3), F1 2 * (1/6) / (5/6) = 0.4
+    assert result["breakdown"]["card_recipe"] == pytest.approx(
+        {
+            "examples": 3,
+            "exact": 1,
+            "exact_match": 1 / 3,
+            "matched": 1,
+            "predicted": 2,
+            "gold": 3,
+            "precision": 0.5,
+            "recall": 1 / 3,
+            "f1": 0.4,
+        }
+    )
+    table = card_recipe([{**record("en", 0), "task": "xquad", **result}])
+    row = table.iloc[0]
+    assert row["official_metric"] == "f1" and row["official"] == pytest.approx(2 / 3)
+    assert row["exact_match"] == pytest.approx(1 / 3) and row["f1"] == pytest.approx(0.4)
+
+
+def test_the_seed_card_recipe_counts_entities_and_tagged_words() -> None:
+    def sentence(sid: str, tags: list[str]) -> dict:
+        return {"id": sid, "tokens": ["w"] * len(tags), "tags": tags}
+
+    gold = [
+        sentence("1", ["B-PER", "I-PER", "O"]),
+        sentence("2", ["B-LOC", "O", "B-ORG"]),
+        sentence("3", ["O", "O"]),
+    ]
+    predicted = [
+        {"id": "1", "tags": ["B-PER", "I-PER", "O"]},  # PER(0-1): exact
+        {"id": "2", "tags": ["B-LOC", "O", "O"]},  # LOC(0) right, ORG(2) missed
+        {"id": "3", "tags": ["B-ORG", "O"]},  # ORG(0) where there is none
+    ]
+    recipe = score(TASKS["panx"], predicted, gold, "p", "g", "de")["breakdown"]["card_recipe"]
+    # 1 of 3 sentences exact; 2 entities matched of 3 predicted and 3 gold
+    assert recipe["exact_match"] == pytest.approx(1 / 3)
+    assert (recipe["matched"], recipe["predicted"], recipe["gold"]) == (2, 3, 3)
+    assert recipe["f1"] == pytest.approx(2 / 3)
+    # POS: an item is a word's (position, tag); 3 of 4 words right, 1 of 2 sentences exact
+    gold = [sentence("1", ["NOUN", "VERB"]), sentence("2", ["DET", "NOUN"])]
+    predicted = [{"id": "1", "tags": ["NOUN", "NOUN"]}, {"id": "2", "tags": ["DET", "NOUN"]}]
+    recipe = score(TASKS["udpos"], predicted, gold, "p", "g", "de")["breakdown"]["card_recipe"]
+    assert recipe["exact_match"] == 0.5
+    assert recipe["precision"] == recipe["recall"] == 0.75
+
+
+def test_the_seed_card_recipe_is_left_out_where_it_has_no_items() -> None:
+    stsb = TASKS["stsb"]
+    gold = [{"id": "1", "text_a": "", "text_b": "", "label": 3.5}]
+    result = score(stsb, [{"id": "1", "score": 3.5}], gold, "p", "g", "en")
+    assert "card_recipe" not in (result.get("breakdown") or {})
+    assert card_recipe([record("de", 0.5)]).empty
 
 
 def test_the_report_page_lists_each_analysis_and_the_sources() -> None:

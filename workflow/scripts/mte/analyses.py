@@ -10,6 +10,9 @@ metadata (XTREME section 5) and broken down by what the scorers record.
 - ``tag_accuracy`` and ``tag_confusions``: POS accuracy per UPOS tag, and the most frequent
   (gold, predicted) confusions, per language and seed;
 - ``confusion``: classification counts of (gold, predicted) labels per language and seed.
+- ``card_recipe``: the seed evaluation card's recipe (item exact match; precision, recall and F1
+  over exactly matching items) per language and seed, labelled as that recipe, beside the
+  official primary metric.
 
 Every function takes score records (the dicts of ``scores/{lang}.json``) and returns a
 DataFrame; nothing here changes a score.
@@ -186,6 +189,37 @@ def confusion(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=[*KEYS, "seed", "language", "gold", "predicted", "count"])
 
 
+def card_recipe(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+    """The seed evaluation card's recipe (mte.metrics.item_match) per language and seed, with
+    the task's official primary metric beside it: a different count, never a replacement."""
+    rows = []
+    for record in records:
+        recipe = (record.get("breakdown") or {}).get("card_recipe")
+        if not recipe:
+            continue
+        metric = get_task(record["task"]).primary_metric
+        rows.append(
+            {
+                **_identity(record),
+                **{column: recipe[column] for column in CARD_COLUMNS},
+                "official_metric": metric,
+                "official": float(record["metrics"][metric]),
+            }
+        )
+    columns = [*KEYS, "seed", "language", *CARD_COLUMNS, "official_metric", "official"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+CARD_COLUMNS = (
+    "examples",
+    "exact_match",
+    "precision",
+    "recall",
+    "f1",
+    "matched",
+    "predicted",
+    "gold",
+)
 TITLES = {
     "wikipedia_correlation": "Score against log10 Wikipedia size (correlation over languages)",
     "families": "Mean score and transfer gap per language family (Glottolog)",
@@ -194,10 +228,21 @@ TITLES = {
     "tag_accuracy": "POS: accuracy per UPOS tag",
     "tag_confusions": "POS: the most frequent confusions (gold tag taken for another)",
     "confusion": "Classification: gold label x predicted label (counts)",
+    "card_recipe": "The seed evaluation card's recipe, beside the official metric (not a "
+    "replacement): item exact match and P/R/F1 over exactly matching items",
 }
 # the analyses' names, in the report's order (each a CSV file of the analyze rule)
 ANALYSES = tuple(TITLES)
-PERCENT = ("mean", "transfer_gap", "precision", "recall", "f1", "accuracy")
+PERCENT = (
+    "mean",
+    "transfer_gap",
+    "precision",
+    "recall",
+    "f1",
+    "accuracy",
+    "exact_match",
+    "official",
+)
 PROPORTION = ("pearson_r", "spearman_rho")
 P_VALUES = ("pearson_p", "spearman_p")
 
@@ -260,4 +305,5 @@ def analyses(records: list[Mapping[str, Any]]) -> dict[str, pd.DataFrame]:
         "tag_accuracy": tag_accuracy(records),
         "tag_confusions": tag_confusions(records),
         "confusion": confusion(records),
+        "card_recipe": card_recipe(records),
     }

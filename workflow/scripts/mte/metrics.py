@@ -15,7 +15,7 @@ decomposition and say so where they are defined.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import numpy as np
@@ -210,3 +210,35 @@ def spearman(gold: Sequence[float], predicted: Sequence[float]) -> float:
     from scipy.stats import spearmanr
 
     return float(spearmanr(gold, predicted).statistic)
+
+
+def item_match(examples: Sequence[tuple[Collection[Any], Collection[Any]]]) -> dict[str, Any]:
+    """The seed evaluation card's scoring recipe, as issue 33 states it (the card itself was not
+    found; docs/analyses.md), shown beside the official metrics and never replacing them.
+
+    ``examples``: per example, its gold items and its predicted items (sets: a label, a
+    sentence's entities, an answer string). Nothing is normalised: an item matches only an
+    equal item. ``exact_match`` is the share of examples whose predicted items equal their gold
+    items; precision and recall count the matching items over all predicted and all gold
+    items, F1 is their harmonic mean (0 where there is nothing to divide).
+    """
+    exact = matched = predicted_items = gold_items = 0
+    for gold, predicted in examples:
+        gold, predicted = set(gold), set(predicted)
+        exact += gold == predicted
+        matched += len(gold & predicted)
+        predicted_items += len(predicted)
+        gold_items += len(gold)
+    precision = matched / predicted_items if predicted_items else 0.0
+    recall = matched / gold_items if gold_items else 0.0
+    return {
+        "examples": len(examples),
+        "exact": exact,
+        "exact_match": exact / len(examples) if examples else 0.0,
+        "matched": matched,
+        "predicted": predicted_items,
+        "gold": gold_items,
+        "precision": precision,
+        "recall": recall,
+        "f1": 2 * precision * recall / (precision + recall) if precision + recall else 0.0,
+    }

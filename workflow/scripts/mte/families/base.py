@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from mte.align import align
-from mte.metrics import SufficientStatistics
+from mte.metrics import SufficientStatistics, item_match
 from mte.taskspec import FamilyOptions, Task
 
 # the class attributes each family sets (checked when the registry loads it)
@@ -89,7 +89,12 @@ class TaskFamily(ABC):
         """
         pairs = self.align(predictions, gold, paths)
         self.validate(task, pairs, paths)
-        return self.measure(task, pairs, paths)
+        result = self.measure(task, pairs, paths)
+        items = self.card_items(task, pairs)
+        if items is not None:
+            # beside the official metrics, for mte.analyses; no table or interval reads it
+            result.setdefault("breakdown", {})["card_recipe"] = item_match(items)
+        return result
 
     def align(self, predictions: list[dict], gold: list[dict], paths: dict) -> list:
         """Each gold example with its prediction, one to one by id (an IntegrityError
@@ -104,6 +109,12 @@ class TaskFamily(ABC):
         """``n``, ``metrics`` and ``example_stats`` (the rows of :meth:`sufficient_statistics`,
         None without them) of the validated pairs, and what else the score file records (a
         ``breakdown`` that mte.analyses reads: per entity type, per tag, a confusion matrix)."""
+
+    def card_items(self, task: Task, pairs: list) -> list[tuple[set, set]] | None:
+        """Per validated pair, its gold items and its predicted items, as the seed evaluation
+        card's recipe (mte.metrics.item_match) counts them; None where the recipe has no items
+        (the default: regression, retrieval and mining)."""
+        return None
 
     @abstractmethod
     def sufficient_statistics(self, task: Task) -> SufficientStatistics | None:

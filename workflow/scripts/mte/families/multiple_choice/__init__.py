@@ -84,6 +84,9 @@ class MultipleChoice(TaskFamily):
 
         return measure_choices(pairs)
 
+    def card_items(self, task, pairs: list) -> list[tuple[set, set]]:
+        return [({g["label"]}, {p["label"]}) for g, p in pairs]
+
     def sufficient_statistics(self, task):
         from mte.metrics import Means
 

@@ -79,6 +79,9 @@ class PairClassification(TaskFamily):
 
         return measure_pairs(task, pairs, self.predicted_field, self.sufficient_statistics(task))
 
+    def card_items(self, task, pairs: list) -> list[tuple[set, set]] | None:
+        return [({g["label"]}, {p[self.predicted_field]}) for g, p in pairs]
+
     def sufficient_statistics(self, task):
         from mte.metrics import Confusion
 
@@ -102,6 +105,9 @@ class Regression(PairClassification):
         from mte.families.pairs.scoring import check_scores
 
         check_scores(pairs, paths["predictions"])
+
+    def card_items(self, task, pairs: list) -> None:
+        return None  # a similarity score is no item: no prediction equals its gold exactly
 
     def sufficient_statistics(self, task):
         from mte.metrics import Moments

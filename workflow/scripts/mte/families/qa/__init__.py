@@ -90,6 +90,11 @@ class QuestionAnswering(TaskFamily):
 
         return measure_answers(task, pairs, paths["language"])
 
+    def card_items(self, task, pairs: list) -> list[tuple[set, set]]:
+        from mte.families.qa.scoring import answer_items
+
+        return answer_items(pairs)
+
     def sufficient_statistics(self, task):
         from mte.metrics import Means
 

@@ -38,3 +38,15 @@ def measure_answers(task: Task, pairs: list, language: str) -> dict[str, Any]:
     statistics = Means("f1", "exact_match")
     rows = statistics.rows(per_question, np.ones(len(per_question)))
     return {"n": len(pairs), "metrics": statistics.values(rows), "example_stats": rows}
+
+
+def answer_items(pairs: list) -> list[tuple[set, set]]:
+    """The seed card recipe's items of each question: one gold item, the answer, matched by a
+    predicted string equal to any of its reference texts (no normalisation); the predicted
+    string is an item unless it is empty (no span found)."""
+    items = []
+    for gold, prediction in pairs:
+        answer, references = prediction["answer"], gold["answers"]["text"]
+        matched = answer if answer in references else references[0]
+        items.append(({matched}, {answer} if answer else set()))
+    return items

@@ -73,6 +73,11 @@ class Tagging(TaskFamily):
 
         return measure_tags(task, pairs)
 
+    def card_items(self, task, pairs: list) -> list[tuple[set, set]]:
+        from mte.families.tagging.scoring import tag_items
+
+        return tag_items(task, pairs)
+
     def sufficient_statistics(self, task):
         from mte.families.tagging.metrics import tagging_statistics
 

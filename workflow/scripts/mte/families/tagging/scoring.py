@@ -10,6 +10,7 @@ from mte.align import some
 from mte.errors import IntegrityError
 from mte.families.tagging.metrics import (
     accuracy_by_tag,
+    entities,
     entity_prf_by_type,
     tagging_metrics,
     tagging_statistics,
@@ -49,3 +50,11 @@ def measure_tags(task: Task, pairs: list) -> dict[str, Any]:
         "breakdown": breakdown,
         "example_stats": tagging_statistics(task).rows(gold_tags, predicted),
     }
+
+
+def tag_items(task: Task, pairs: list) -> list[tuple[set, set]]:
+    """The seed card recipe's items of each sentence: its entities (type, first word, last
+    word) for NER, its (word position, tag) pairs for POS."""
+    if task.options.scheme == "entities":
+        return [(entities(g["tags"]), entities(p["tags"])) for g, p in pairs]
+    return [(set(enumerate(g["tags"])), set(enumerate(p["tags"]))) for g, p in pairs]
