@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORES ?= all
 
-.PHONY: install run leaderboard test test-long test-long-ci test-shapes test-slurm test-browser test-smoke test-real real-readme smoke-readme measure-run lint format clean
+.PHONY: install run leaderboard test test-long test-long-ci test-shapes test-slurm test-browser test-smoke test-real test-protocols real-readme smoke-readme protocols-readme measure-run lint format clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -75,6 +75,15 @@ test-real: $(STAMP)
 # docs/results.md's real-tier figures, from results-real/summary.json
 real-readme: $(STAMP)
 	$(BIN)/python tests/real/readme_section.py real
+
+# one-off protocol comparisons docs/results.md reports (XTREME's QA windows, Tatoeba with the
+# SQuAD encoder, LAReQA's dual encoder): tests/configs/protocols-*.yaml, about an hour, no floors
+test-protocols: $(STAMP)
+	$(BIN)/python tests/real/run_tier.py protocols
+
+# docs/results.md's protocol sections, from results-protocols/summary.json
+protocols-readme: $(STAMP)
+	$(BIN)/python tests/real/readme_section.py protocols
 
 # docs/results.md's smoke-tier floors table, from a run with TIER_SEEDS=1,2,3
 smoke-readme: $(STAMP)

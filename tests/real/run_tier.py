@@ -2,9 +2,11 @@
 ``results-{tier}/summary.json`` with each experiment's per-language figures (per seed), subset
 sizes and time.
 
-Two tiers share this runner: ``real`` (``make test-real``, about 50 minutes on 2 CPUs, out of
-CI) and ``smoke`` (``make test-smoke``, CI-sized: it only has to fail loudly when the pipeline stops
-learning or scoring right). Run from the repository root: ``python tests/real/run_tier.py
+Three tiers share this runner: ``real`` (``make test-real``, about 60 minutes on 2 CPUs, out of
+CI), ``smoke`` (``make test-smoke``, CI-sized: it only has to fail loudly when the pipeline stops
+learning or scoring right) and ``protocols`` (``make test-protocols``, about an hour, out of CI:
+one-off comparisons of protocols that docs/results.md reports, XTREME's QA windows and LAReQA's
+dual encoder; no floors). Run from the repository root: ``python tests/real/run_tier.py
 [real|smoke]`` (default ``real``). The configs name the real files relative to the repository
 root (``../shared/data``); here they are made absolute, so that all experiments of a tier share
 one working directory, ``results-{tier}/``, and one converted model. Where ``../shared/data`` is
@@ -33,7 +35,7 @@ from mte.registry import get_task
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared" / "data"
-TIERS = ("real", "smoke")
+TIERS = ("real", "smoke", "protocols")
 UNTRAINED = ("retrieval", "mining")  # families scored with the pretrained encoder
 
 
@@ -88,6 +90,13 @@ def _language_figures(scores_dir: Path, wanted: list[str]) -> dict:
         languages[score["language"]] = {
             "n": score["n"],
             "metrics": score["metrics"],
+            # the bootstrap interval's bounds (its replicates stay in the score file)
+            "interval": {
+                key: value
+                for key, value in (score.get("interval") or {}).items()
+                if key in ("metric", "confidence", "low", "high")
+            }
+            or None,
             **({"by_layer": score["by_layer"]} if "by_layer" in score else {}),
         }
     return languages
@@ -122,6 +131,7 @@ def experiment_figures(config: dict, seeds: list[int], out: Path) -> dict:
                 "files": {**(trained.get("files") or {}), **(task_cfg.get("files") or {})},
                 "hyperparameters": trained.get("hyperparameters"),
                 "layers": task_cfg.get("layers"),
+                "encoder": task_cfg.get("encoder", "pretrained"),
                 "languages": by_seed[str(seeds[0])],
                 "by_seed": by_seed,
             }
