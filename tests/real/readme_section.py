@@ -9,7 +9,10 @@ measured it), and the figures between docs/results.md's ``<!-- real-tier:start -
 checks that they are). ``make smoke-readme`` after a smoke run with ``TIER_SEEDS=1,2,3`` writes
 the floors table between ``<!-- smoke-tier:start -->`` and ``<!-- smoke-tier:end -->`` from
 ``results-smoke/summary.json``: every floor figure per seed, beside the floor the smoke test
-holds it to.
+holds it to. ``make protocols-readme`` after ``make test-protocols`` merges
+``results-protocols/summary.json`` into ``docs/measured/protocols.json`` and writes the LAReQA
+table (``<!-- lareqa:start -->``) and the QA-windows and Tatoeba tables (``<!-- run-squad:start
+-->``) from it.
 """
 
 from __future__ import annotations
@@ -23,6 +26,15 @@ START, END = "<!-- real-tier:start -->", "<!-- real-tier:end -->"
 SIB_START, SIB_END = "<!-- sib200:start -->", "<!-- sib200:end -->"
 RECORD = REPO / "docs" / "measured" / "real-tier.json"
 SMOKE_START, SMOKE_END = "<!-- smoke-tier:start -->", "<!-- smoke-tier:end -->"
+PROTOCOLS_RECORD = REPO / "docs" / "measured" / "protocols.json"
+LAREQA_START, LAREQA_END = "<!-- lareqa:start -->", "<!-- lareqa:end -->"
+SQUAD_START, SQUAD_END = "<!-- run-squad:start -->", "<!-- run-squad:end -->"
+# protocol experiment -> its row's label
+LAREQA_ROWS = {
+    "lareqa-pretrained": "pretrained (e5's embedding: mean of the last layer, `passage: ` prefix)",
+    "lareqa-dual": "dual encoder (pooler; `squad_retrieval`, 1 epoch on 1000 English pairs)",
+}
+QA_ROWS = {"qa-run-squad": "run_squad", "qa-run-qa": "run_qa"}
 # experiment -> (task, metric, label)
 SHOWN = {
     "xnli": ("xnli", "accuracy", "XNLI accuracy"),
@@ -117,6 +129,112 @@ def sib200_section(summary: dict) -> str:
     return "\n".join(lines)
 
 
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
+def _footer(experiments: dict, names: list[str]) -> str:
+    """Which code measured the experiments, when, on what, and how long each took."""
+    parts = []
+    for name in names:
+        experiment = experiments[name]
+        machine = experiment["machine"]
+        parts.append(
+            f"{name} {experiment['seconds'] / 60:.1f} min ({_measured(experiment)}, "
+            f"{machine['cpus']} CPUs)"
+        )
+    return "Measured: " + "; ".join(parts) + "; record: docs/measured/protocols.json."
+
+
+def lareqa_section(record: dict) -> str:
+    """mAP@20 per language with its bootstrap interval, each encoder a row."""
+    experiments = record["experiments"]
+    shown = [name for name in LAREQA_ROWS if name in experiments]
+    languages = list(experiments[shown[0]]["tasks"]["lareqa"]["languages"])
+    lines = [
+        LAREQA_START,
+        "| encoder | " + " | ".join(languages) + " | avg |",
+        "|---|" + "---:|" * (len(languages) + 1),
+    ]
+    for name in shown:
+        figures = experiments[name]["tasks"]["lareqa"]["languages"]
+        cells = []
+        for language in languages:
+            value, interval = (
+                figures[language]["metrics"]["map_at_20"],
+                figures[language]["interval"],
+            )
+            cells.append(
+                f"{100 * value:.1f} [{100 * interval['low']:.1f}, {100 * interval['high']:.1f}]"
+            )
+        average = _mean([figures[lang]["metrics"]["map_at_20"] for lang in languages])
+        lines.append(f"| {LAREQA_ROWS[name]} | " + " | ".join(cells) + f" | {100 * average:.1f} |")
+    questions = {
+        lang: f["n"] for lang, f in experiments[shown[0]]["tasks"]["lareqa"]["languages"].items()
+    }
+    lines += [
+        "",
+        "mAP@20 (%), bootstrap 95% intervals over questions; avg: the mean of the languages. "
+        "Questions per language: "
+        + ", ".join(f"{k} {v}" for k, v in questions.items())
+        + ". "
+        + _footer(experiments, shown),
+        LAREQA_END,
+    ]
+    return "\n".join(lines)
+
+
+def squad_section(record: dict) -> str:
+    """XQuAD F1 / EM per language under each window protocol, then Tatoeba accuracy per
+    language and hidden state for the pretrained encoder and the SQuAD fine-tune."""
+    experiments = record["experiments"]
+    shown = [name for name in QA_ROWS if name in experiments]
+    languages = list(experiments[shown[0]]["tasks"]["xquad"]["languages"])
+    others = [lang for lang in languages if lang != "en"]
+    lines = [
+        SQUAD_START,
+        "| windows | " + " | ".join(languages) + f" | mean F1 {' '.join(others)} |",
+        "|---|" + "---:|" * (len(languages) + 1),
+    ]
+    for name in shown:
+        figures = experiments[name]["tasks"]["xquad"]["languages"]
+        metrics = {lang: figures[lang]["metrics"] for lang in languages}
+        cells = [f"{100 * m['f1']:.1f} / {100 * m['exact_match']:.1f}" for m in metrics.values()]
+        transfer = _mean([figures[lang]["metrics"]["f1"] for lang in others])
+        lines.append(f"| {QA_ROWS[name]} | " + " | ".join(cells) + f" | {100 * transfer:.1f} |")
+    questions = next(iter(experiments[shown[0]]["tasks"]["xquad"]["languages"].values()))["n"]
+    lines += ["", f"XQuAD, first {questions} questions, F1 / EM (%), seed 1.", ""]
+    tatoeba = [
+        (name, "pretrained" if name == "tatoeba-pretrained" else "SQuAD fine-tune")
+        for name in ("tatoeba-pretrained", "qa-run-squad")
+        if name in experiments and "tatoeba" in experiments[name]["tasks"]
+    ]
+    if tatoeba:
+        first = experiments[tatoeba[0][0]]["tasks"]["tatoeba"]["languages"]
+        languages = list(first)
+        lines += [
+            "| encoder, hidden state | " + " | ".join(languages) + " | avg |",
+            "|---|" + "---:|" * (len(languages) + 1),
+        ]
+        for name, label in tatoeba:
+            figures = experiments[name]["tasks"]["tatoeba"]["languages"]
+            for choice in ("model", "xtreme"):
+                values = [figures[lang]["by_layer"][choice]["accuracy"] for lang in languages]
+                layer = figures[languages[0]]["by_layer"][choice]["layer"]
+                cells = " | ".join(f"{100 * v:.1f}" for v in values)
+                lines.append(
+                    f"| {label}, {layer} ({choice}) | {cells} | {100 * _mean(values):.1f} |"
+                )
+        pairs = next(iter(first.values()))["n"]
+        lines += ["", f"Tatoeba, first {pairs} pairs of each language, accuracy (%)."]
+    lines += [
+        "",
+        _footer(experiments, [*shown, *(n for n, _ in tatoeba if n not in shown)]),
+        SQUAD_END,
+    ]
+    return "\n".join(lines)
+
+
 def smoke_section(summary: dict) -> str:
     """The smoke tier's floors: per experiment and floor figure, each seed's value, the lowest,
     the spread (highest - lowest) and the floor."""
@@ -179,6 +297,15 @@ def write_sections(record: dict, readme: Path) -> None:
     readme.write_text(text, encoding="utf-8")
 
 
+def write_protocol_sections(record: dict, readme: Path) -> None:
+    text = readme.read_text(encoding="utf-8")
+    if any(name in record["experiments"] for name in LAREQA_ROWS):
+        text = replace_section(text, LAREQA_START, LAREQA_END, lareqa_section(record))
+    if any(name in record["experiments"] for name in QA_ROWS):
+        text = replace_section(text, SQUAD_START, SQUAD_END, squad_section(record))
+    readme.write_text(text, encoding="utf-8")
+
+
 def main(tier: str = "real") -> None:
     summary_path = REPO / f"results-{tier}" / "summary.json"
     readme = REPO / "docs" / "results.md"
@@ -188,16 +315,17 @@ def main(tier: str = "real") -> None:
         text = replace_section(text, SMOKE_START, SMOKE_END, smoke_section(summary))
         readme.write_text(text, encoding="utf-8")
     else:
-        record = json.loads(RECORD.read_text(encoding="utf-8")) if RECORD.is_file() else None
+        path = PROTOCOLS_RECORD if tier == "protocols" else RECORD
+        record = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
         if summary_path.is_file():
             summary = json.loads(summary_path.read_text(encoding="utf-8"))
             record = merged_record(summary, record)
-            RECORD.parent.mkdir(parents=True, exist_ok=True)
-            RECORD.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-            print(f"updated {RECORD}")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+            print(f"updated {path}")
         if record is None:
-            raise SystemExit(f"neither {summary_path} nor {RECORD}: run make test-real first")
-        write_sections(record, readme)
+            raise SystemExit(f"neither {summary_path} nor {path}: run make test-{tier} first")
+        (write_protocol_sections if tier == "protocols" else write_sections)(record, readme)
     print(f"updated {readme}")
 
 
