@@ -189,6 +189,19 @@ def confusion(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=[*KEYS, "seed", "language", "gold", "predicted", "count"])
 
 
+# what the seed card's recipe counts (mte.metrics.item_match), as card_recipe.csv's columns
+CARD_COLUMNS = (
+    "examples",
+    "exact_match",
+    "precision",
+    "recall",
+    "f1",
+    "matched",
+    "predicted",
+    "gold",
+)
+
+
 def card_recipe(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     """The seed evaluation card's recipe (mte.metrics.item_match) per language and seed, with
     the task's official primary metric beside it: a different count, never a replacement."""
@@ -210,16 +223,6 @@ def card_recipe(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns)
 
 
-CARD_COLUMNS = (
-    "examples",
-    "exact_match",
-    "precision",
-    "recall",
-    "f1",
-    "matched",
-    "predicted",
-    "gold",
-)
 TITLES = {
     "wikipedia_correlation": "Score against log10 Wikipedia size (correlation over languages)",
     "families": "Mean score and transfer gap per language family (Glottolog)",
