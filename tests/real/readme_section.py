@@ -133,6 +133,11 @@ def _mean(values: list[float]) -> float:
     return sum(values) / len(values)
 
 
+def _points(proportion: float) -> str:
+    """A difference of proportions in percentage points, signed."""
+    return f"{100 * proportion:+.1f}"
+
+
 def _footer(experiments: dict, names: list[str]) -> str:
     """Which code measured the experiments, when, on what, and how long each took."""
     parts = []
@@ -169,6 +174,20 @@ def lareqa_section(record: dict) -> str:
             )
         average = _mean([figures[lang]["metrics"]["map_at_20"] for lang in languages])
         lines.append(f"| {LAREQA_ROWS[name]} | " + " | ".join(cells) + f" | {100 * average:.1f} |")
+    difference = []
+    if len(shown) == 2:
+        before, after = (experiments[n]["tasks"]["lareqa"]["languages"] for n in shown)
+        changes = {
+            lang: after[lang]["metrics"]["map_at_20"] - before[lang]["metrics"]["map_at_20"]
+            for lang in languages
+        }
+        difference = [
+            "",
+            "The dual encoder against the pretrained encoder: "
+            f"{_points(_mean([*changes.values()]))} points on average ("
+            + ", ".join(f"{lang} {_points(change)}" for lang, change in changes.items())
+            + ").",
+        ]
     questions = {
         lang: f["n"] for lang, f in experiments[shown[0]]["tasks"]["lareqa"]["languages"].items()
     }
@@ -179,6 +198,7 @@ def lareqa_section(record: dict) -> str:
         + ", ".join(f"{k} {v}" for k, v in questions.items())
         + ". "
         + _footer(experiments, shown),
+        *difference,
         LAREQA_END,
     ]
     return "\n".join(lines)
@@ -203,7 +223,17 @@ def squad_section(record: dict) -> str:
         transfer = _mean([figures[lang]["metrics"]["f1"] for lang in others])
         lines.append(f"| {QA_ROWS[name]} | " + " | ".join(cells) + f" | {100 * transfer:.1f} |")
     questions = next(iter(experiments[shown[0]]["tasks"]["xquad"]["languages"].values()))["n"]
-    lines += ["", f"XQuAD, first {questions} questions, F1 / EM (%), seed 1.", ""]
+    lines += ["", f"XQuAD, first {questions} questions, F1 / EM (%), seed 1."]
+    if len(shown) == 2:
+        squad, qa = (experiments[n]["tasks"]["xquad"]["languages"] for n in shown)
+        change = _mean(
+            [squad[lang]["metrics"]["f1"] - qa[lang]["metrics"]["f1"] for lang in others]
+        )
+        lines[-1] += (
+            f" run_squad against run_qa: {_points(change)} points of mean F1 over "
+            f"{' '.join(others)}."
+        )
+    lines.append("")
     tatoeba = [
         (name, "pretrained" if name == "tatoeba-pretrained" else "SQuAD fine-tune")
         for name in ("tatoeba-pretrained", "qa-run-squad")
@@ -227,6 +257,23 @@ def squad_section(record: dict) -> str:
                 )
         pairs = next(iter(first.values()))["n"]
         lines += ["", f"Tatoeba, first {pairs} pairs of each language, accuracy (%)."]
+        if len(tatoeba) == 2:
+            before, after = (experiments[n]["tasks"]["tatoeba"]["languages"] for n, _ in tatoeba)
+            changes = []
+            for choice in ("model", "xtreme"):
+                change = _mean(
+                    [
+                        after[lang]["by_layer"][choice]["accuracy"]
+                        - before[lang]["by_layer"][choice]["accuracy"]
+                        for lang in languages
+                    ]
+                )
+                layer = before[languages[0]]["by_layer"][choice]["layer"]
+                changes.append(f"{_points(change)} at hidden state {layer} ({choice})")
+            changes[0] = changes[0].replace(" at ", " points on average at ", 1)
+            lines[-1] += (
+                " The SQuAD fine-tune against the pretrained encoder: " + ", ".join(changes) + "."
+            )
     lines += [
         "",
         _footer(experiments, [*shown, *(n for n, _ in tatoeba if n not in shown)]),

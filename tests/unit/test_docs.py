@@ -191,3 +191,21 @@ def test_the_real_tier_tables_are_written_from_the_record() -> None:
     assert sib200_section(record) in results
     for name, experiment in record["experiments"].items():
         assert re.fullmatch(r"[0-9a-f]{40}(\+changes)?", experiment["commit"]), name
+
+
+def test_the_protocol_tables_are_written_from_their_record() -> None:
+    """docs/results.md's LAReQA, QA-windows and Tatoeba-encoder tables are what
+    tests/real/readme_section.py writes from docs/measured/protocols.json, the record of a run
+    of the protocols tier (make test-protocols), with each experiment's commit and date."""
+    import json
+
+    from tests.real.readme_section import PROTOCOLS_RECORD, lareqa_section, squad_section
+
+    record = json.loads(PROTOCOLS_RECORD.read_text(encoding="utf-8"))
+    results = (REPO / "docs" / "results.md").read_text(encoding="utf-8")
+    assert lareqa_section(record) in results
+    assert squad_section(record) in results
+    expected = {"lareqa-dual", "lareqa-pretrained", "qa-run-qa", "qa-run-squad"}
+    assert expected | {"tatoeba-pretrained"} == set(record["experiments"])
+    for name, experiment in record["experiments"].items():
+        assert re.fullmatch(r"[0-9a-f]{40}(\+changes)?", experiment["commit"]), name

@@ -66,8 +66,13 @@ def test_the_lareqa_table_is_written_from_the_record() -> None:
     assert lines[3].startswith("| pretrained (")
     assert lines[3].endswith("| 24.1 [22.6, 25.7] | 39.8 [37.3, 42.3] | 32.0 |")
     assert lines[4].endswith("| 28.0 [25.7, 30.4] | 35.1 [32.7, 37.5] | 31.6 |")  # 31.55
-    assert "lareqa-dual 25.0 min (ccccccc, 2026-12-02, 2 CPUs)" in lines[-2]
-    assert "Questions per language: ar 300, de 300." in lines[-2]
+    assert "lareqa-dual 25.0 min (ccccccc, 2026-12-02, 2 CPUs)" in lines[-4]
+    assert "Questions per language: ar 300, de 300." in lines[-4]
+    # (28.00 - 24.12) = +3.88, (35.10 - 39.80) = -4.70: -0.41 on average
+    assert lines[-2] == (
+        "The dual encoder against the pretrained encoder: -0.4 points on average "
+        "(ar +3.9, de -4.7)."
+    )
 
 
 def test_the_qa_windows_and_tatoeba_tables_are_written_from_the_record() -> None:
@@ -101,7 +106,11 @@ def test_the_qa_windows_and_tatoeba_tables_are_written_from_the_record() -> None
     # run_squad first; the transfer mean (29.1 + 7.3) / 2 = 18.2
     assert lines[3] == "| run_squad | 35.9 / 20.0 | 29.1 / 10.0 | 7.3 / 0.7 | 18.2 |"
     assert lines[4] == "| run_qa | 28.2 / 20.0 | 25.0 / 10.0 | 21.0 / 0.7 | 23.0 |"
-    assert "XQuAD, first 150 questions" in lines[6]
+    # (29.1 - 25.0 + 7.3 - 21.0) / 2 = -4.8
+    assert lines[6] == (
+        "XQuAD, first 150 questions, F1 / EM (%), seed 1. run_squad against run_qa: -4.8 points "
+        "of mean F1 over de zh."
+    )
     tatoeba_rows = [line for line in lines if line.startswith(("| pretrained", "| SQuAD"))]
     assert tatoeba_rows == [
         "| pretrained, 12 (model) | 98.2 | 98.2 |",
@@ -109,3 +118,8 @@ def test_the_qa_windows_and_tatoeba_tables_are_written_from_the_record() -> None
         "| SQuAD fine-tune, 12 (model) | 67.6 | 67.6 |",
         "| SQuAD fine-tune, 8 (xtreme) | 90.0 | 90.0 |",
     ]
+    # 67.6 - 98.2 = -30.6 at the last layer, 90.0 - 95.8 = -5.8 at XTREME's
+    assert (
+        "The SQuAD fine-tune against the pretrained encoder: -30.6 points on average at hidden "
+        "state 12 (model), -5.8 at hidden state 8 (xtreme)." in squad_section(record)
+    )
