@@ -270,9 +270,10 @@ def squad_section(record: dict) -> str:
                 )
                 layer = before[languages[0]]["by_layer"][choice]["layer"]
                 changes.append(f"{_points(change)} at hidden state {layer} ({choice})")
-            changes[0] = changes[0].replace(" at ", " points on average at ", 1)
             lines[-1] += (
-                " The SQuAD fine-tune against the pretrained encoder: " + ", ".join(changes) + "."
+                " The SQuAD fine-tune against the pretrained encoder, in points on average: "
+                + ", ".join(changes)
+                + "."
             )
     lines += [
         "",

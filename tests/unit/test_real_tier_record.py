@@ -120,6 +120,6 @@ def test_the_qa_windows_and_tatoeba_tables_are_written_from_the_record() -> None
     ]
     # 67.6 - 98.2 = -30.6 at the last layer, 90.0 - 95.8 = -5.8 at XTREME's
     assert (
-        "The SQuAD fine-tune against the pretrained encoder: -30.6 points on average at hidden "
-        "state 12 (model), -5.8 at hidden state 8 (xtreme)." in squad_section(record)
+        "The SQuAD fine-tune against the pretrained encoder, in points on average: -30.6 at "
+        "hidden state 12 (model), -5.8 at hidden state 8 (xtreme)." in squad_section(record)
     )
