@@ -138,6 +138,13 @@ def _points(proportion: float) -> str:
     return f"{100 * proportion:+.1f}"
 
 
+def _mean_change(before: dict, after: dict, languages: list[str], figure) -> dict:
+    """Per language, ``figure(after) - figure(before)`` of two experiments' language figures,
+    and their mean (under ``"mean"``)."""
+    changes = {lang: figure(after[lang]) - figure(before[lang]) for lang in languages}
+    return {**changes, "mean": _mean(list(changes.values()))}
+
+
 def _footer(experiments: dict, names: list[str]) -> str:
     """Which code measured the experiments, when, on what, and how long each took."""
     parts = []
@@ -163,29 +170,22 @@ def lareqa_section(record: dict) -> str:
     ]
     for name in shown:
         figures = experiments[name]["tasks"]["lareqa"]["languages"]
-        cells = []
-        for language in languages:
-            value, interval = (
-                figures[language]["metrics"]["map_at_20"],
-                figures[language]["interval"],
-            )
-            cells.append(
-                f"{100 * value:.1f} [{100 * interval['low']:.1f}, {100 * interval['high']:.1f}]"
-            )
+        cells = [
+            f"{100 * f['metrics']['map_at_20']:.1f} "
+            f"[{100 * f['interval']['low']:.1f}, {100 * f['interval']['high']:.1f}]"
+            for f in (figures[lang] for lang in languages)
+        ]
         average = _mean([figures[lang]["metrics"]["map_at_20"] for lang in languages])
         lines.append(f"| {LAREQA_ROWS[name]} | " + " | ".join(cells) + f" | {100 * average:.1f} |")
     difference = []
     if len(shown) == 2:
         before, after = (experiments[n]["tasks"]["lareqa"]["languages"] for n in shown)
-        changes = {
-            lang: after[lang]["metrics"]["map_at_20"] - before[lang]["metrics"]["map_at_20"]
-            for lang in languages
-        }
+        changes = _mean_change(before, after, languages, lambda f: f["metrics"]["map_at_20"])
         difference = [
             "",
             "The dual encoder against the pretrained encoder: "
-            f"{_points(_mean([*changes.values()]))} points on average ("
-            + ", ".join(f"{lang} {_points(change)}" for lang, change in changes.items())
+            f"{_points(changes['mean'])} points on average ("
+            + ", ".join(f"{lang} {_points(changes[lang])}" for lang in languages)
             + ").",
         ]
     questions = {
@@ -223,12 +223,11 @@ def squad_section(record: dict) -> str:
         transfer = _mean([figures[lang]["metrics"]["f1"] for lang in others])
         lines.append(f"| {QA_ROWS[name]} | " + " | ".join(cells) + f" | {100 * transfer:.1f} |")
     questions = next(iter(experiments[shown[0]]["tasks"]["xquad"]["languages"].values()))["n"]
-    lines += ["", f"XQuAD, first {questions} questions, F1 / EM (%), seed 1."]
+    seeds = ", ".join(str(seed) for seed in experiments[shown[0]]["seeds"])
+    lines += ["", f"XQuAD, first {questions} questions, F1 / EM (%), seed {seeds}."]
     if len(shown) == 2:
         squad, qa = (experiments[n]["tasks"]["xquad"]["languages"] for n in shown)
-        change = _mean(
-            [squad[lang]["metrics"]["f1"] - qa[lang]["metrics"]["f1"] for lang in others]
-        )
+        change = _mean_change(qa, squad, others, lambda f: f["metrics"]["f1"])["mean"]
         lines[-1] += (
             f" run_squad against run_qa: {_points(change)} points of mean F1 over "
             f"{' '.join(others)}."
@@ -261,13 +260,9 @@ def squad_section(record: dict) -> str:
             before, after = (experiments[n]["tasks"]["tatoeba"]["languages"] for n, _ in tatoeba)
             changes = []
             for choice in ("model", "xtreme"):
-                change = _mean(
-                    [
-                        after[lang]["by_layer"][choice]["accuracy"]
-                        - before[lang]["by_layer"][choice]["accuracy"]
-                        for lang in languages
-                    ]
-                )
+                change = _mean_change(
+                    before, after, languages, lambda f, c=choice: f["by_layer"][c]["accuracy"]
+                )["mean"]
                 layer = before[languages[0]]["by_layer"][choice]["layer"]
                 changes.append(f"{_points(change)} at hidden state {layer} ({choice})")
             lines[-1] += (

@@ -7,10 +7,11 @@ CI), ``smoke`` (``make test-smoke``, CI-sized: it only has to fail loudly when t
 learning or scoring right) and ``protocols`` (``make test-protocols``, about an hour, out of CI:
 one-off comparisons of protocols that docs/results.md reports, XTREME's QA windows and LAReQA's
 dual encoder; no floors). Run from the repository root: ``python tests/real/run_tier.py
-[real|smoke]`` (default ``real``). The configs name the real files relative to the repository
-root (``../shared/data``); here they are made absolute, so that all experiments of a tier share
-one working directory, ``results-{tier}/``, and one converted model. Where ``../shared/data`` is
-absent the tier says so and exits 0 (a user's clone has no real files; CI has them).
+[real|smoke|protocols]`` (default ``real``). The configs name the real files relative to the
+repository root (``../shared/data``); here they are made absolute, so that all experiments of a
+tier share one working directory, ``results-{tier}/``, and one converted model. Where
+``../shared/data`` is absent the tier says so and exits 0 (a user's clone has no real files; CI
+has them).
 
 Environment: ``REAL_TIER=xnli,panx`` (or ``SMOKE_TIER=...``) runs only those experiments (their
 figures replace theirs in an existing summary); ``TIER_SEEDS=1,2,3`` fine-tunes with those seeds

@@ -39,6 +39,7 @@ def _protocol(tasks: dict, seconds: float = 120.0) -> dict:
     return {
         **_experiment("c" * 40, seconds),
         "machine": {"platform": "Linux", "cpus": 2},
+        "seeds": [1],
         "tasks": {name: {"languages": languages} for name, languages in tasks.items()},
     }
 
