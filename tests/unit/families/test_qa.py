@@ -178,11 +178,11 @@ def test_tydiqa_from_the_hub_keeps_one_language(monkeypatch: pytest.MonkeyPatch)
     }
     loaded = []
 
-    def fake_load(hub_id, config_name, split, revision=None):
-        loaded.append((hub_id, config_name, split))
-        return datasets.Dataset.from_dict(rows)
+    def fake_load(repo, config_name, split, revision=None):
+        loaded.append((repo.id, config_name, split))
+        return datasets.Dataset.from_dict(rows), {"id": repo.id, "config": config_name}
 
-    monkeypatch.setattr(data, "load_hub_split", fake_load)
+    monkeypatch.setattr(data, "load_from_repo", fake_load)
     task = TASKS["tydiqa"]
     examples, origin = data.materialize(task, {"source": "hub"}, "en", "test")
     assert loaded == [("google/xtreme", "tydiqa", "validation")]

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from mte.errors import ConfigError
-from mte.hub import load_hub_split
+from mte.hub import load_from_repo
 from mte.io import sha256_file
 from mte.registry import family_of
 from mte.taskspec import TRANSLATED_SPLITS, Task
@@ -185,17 +185,15 @@ def materialize(
             origin["not_read"] = left
     elif source == "hub":
         hub_id, config_name = hub_location(task, language, split)
-        hub_split = task.hub_splits[split]
-        revision = task_cfg.get("revision")
-        dataset = load_hub_split(hub_id, config_name, hub_split, revision)
+        repo = task.hub_repo(hub_id)
+        dataset, read = load_from_repo(
+            repo, config_name, task.hub_splits[split], task_cfg.get("revision")
+        )
         name = f"{hub_id} {config_name}"
         examples = family_of(task).read_hub(task, dataset, name, language)
         origin = {
             "source": "hub",
-            "id": hub_id,
-            "config": config_name,
-            "split": hub_split,
-            "revision": revision,
+            **read,
             "fingerprint": getattr(dataset, "_fingerprint", None),
         }
     else:
@@ -228,6 +226,9 @@ def read_notes(origin: dict[str, Any], language: str, split: str) -> tuple[str, 
     """What a download job says of what it read: the console line's note (the source, and
     what is worth a look) and the warnings for its log."""
     notes, warnings = [origin.get("source", "files")], []
+    if origin.get("fallback"):
+        # the hub loader logged the line itself; the console's line says which route was read
+        notes.append(f"{origin['id']}'s parquet export: the repository holds a loading script")
     if origin.get("not_read"):
         names = ", ".join(Path(name).name for name in origin["not_read"])
         notes.append(f"not read beside it: {names}")

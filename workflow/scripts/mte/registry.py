@@ -17,7 +17,7 @@ from typing import Any
 
 from mte.errors import ConfigError
 from mte.families.base import REQUIRED_ATTRIBUTES, TaskFamily
-from mte.taskspec import SUITE_LAYOUTS, Suite, Task
+from mte.taskspec import HUB_STATUSES, SUITE_LAYOUTS, Suite, Task
 
 
 class FamilyContractError(TypeError):
@@ -106,6 +106,31 @@ def discover_tasks(package: str = "mte.specs") -> dict[str, Task]:
     return found
 
 
+def check_sources(task: Task) -> None:
+    """Every hub repository the task names has its pinned record (hub_repos), with a status
+    the hub loader knows; a release names its files and where their checksums come from."""
+    named = {task.hub_id} if task.hub_id else set()
+    named |= {repo for repo, _ in task.hub_configs.values()}
+    recorded = [repo.id for repo in task.hub_repos]
+    missing = sorted(named - set(recorded))
+    if missing:
+        raise FamilyContractError(
+            f"task '{task.name}' reads {', '.join(missing)} from the hub without a pinned "
+            "record of it in hub_repos (mte.taskspec.HubRepo)"
+        )
+    for repo in task.hub_repos:
+        if repo.status not in HUB_STATUSES:
+            raise FamilyContractError(
+                f"task '{task.name}': {repo.id} has status '{repo.status}' (known: "
+                f"{', '.join(HUB_STATUSES)})"
+            )
+    if task.release is not None and not (task.release.files and task.release.checksums):
+        raise FamilyContractError(
+            f"task '{task.name}': its release names no files, or not where their checksums "
+            "come from"
+        )
+
+
 def check_tasks(tasks: dict[str, Task], families: dict[str, TaskFamily]) -> None:
     """Every task names a registered family, carries that family's options and keeps its spec
     rules, and chooses its selection and summary metrics among those it reports."""
@@ -128,6 +153,7 @@ def check_tasks(tasks: dict[str, Task], families: dict[str, TaskFamily]) -> None
                 f"task '{task.name}' lists a language twice in languages and more_languages"
                 + (f" ({', '.join(twice)})" if twice else "")
             )
+        check_sources(task)
         chosen = [task.primary_metric, *task.summary_metrics]
         chosen += [task.selection_metric] if task.selection_metric else []
         unknown = [metric for metric in chosen if metric not in task.metrics]

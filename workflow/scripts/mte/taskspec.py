@@ -5,11 +5,13 @@ spec modules and checks them against their families."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from mte.errors import ConfigError
+from mte.release import Release
 
 # translate-train: the English training set machine-translated into a language;
 # translate-test: a language's test set translated into English; pseudo-test: the English test
@@ -23,6 +25,45 @@ SPLITS = ("train", "dev", "test", *TRANSLATED_SPLITS)
 class FamilyOptions:
     """What a family needs of a task beyond the common fields. Each family that needs more
     subclasses it (its ``options_type``); a family that needs nothing takes this one."""
+
+
+# the branch where the hub keeps its parquet export of a repository (its dataset viewer's files):
+# what a repository that holds only a loading script is read from
+PARQUET_EXPORT = "refs/convert/parquet"
+# how the pinned datasets reads a hub repository:
+#   "loads": data files the hub's configs block (or its plain layout) names: read as the
+#     repository's config, at the pinned revision
+#   "files": parquet files at the pinned revision, named by ``files`` (a loading script beside
+#     them, which datasets refuses, is never run)
+#   "script": a loading script only: its parquet export (``export_revision``) is read instead
+#   "unsettled": the pages read do not show whether it loads: tried as "loads", and on a
+#     loading-script refusal read from its parquet export, with one line saying so
+HUB_STATUSES = ("loads", "files", "script", "unsettled")
+
+
+@dataclass(frozen=True)
+class HubRepo:
+    """A dataset repository on the Hugging Face hub as a spec reads it: the commit read, how
+    the pinned datasets takes it, and the page that shows what it holds (the hub cannot be
+    reached from where this was written: its pages were read instead)."""
+
+    id: str
+    # the commit read (40 hex digits), or a branch where no page read showed a full commit;
+    # the commit a download resolves is recorded in its data record either way
+    revision: str
+    # the page read (a tree, commit or discussion page) and what it shows
+    page: str
+    holds: str
+    status: str = "loads"
+    # "files": the parquet files of a config's split, relative to the repository's root
+    # ({config} the config, {split} the hub's split name)
+    files: str = "{config}/{split}-*.parquet"
+    # the parquet export's commit where a page showed one; else its branch
+    export_revision: str = PARQUET_EXPORT
+
+    @property
+    def pinned(self) -> bool:
+        return re.fullmatch(r"[0-9a-f]{40}", self.revision) is not None
 
 
 # a spec's row adapter: one released record or hub row (a dict) into the family's example;
@@ -63,6 +104,17 @@ class Task:
     summary_metrics: tuple[str, ...] = ()
     # hub: dataset id and config per language, where they differ from hub_id / the language
     hub_configs: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    # the hub repositories hub_id and hub_configs name, each pinned to a commit
+    hub_repos: tuple[HubRepo, ...] = ()
+    # the authors' released files by URL (source: release), downloaded and then read as the
+    # task's files are
+    release: Release | None = None
+    # a step no URL can do before the released files exist (Mewsli-X's dump processing): a
+    # config naming a folder that does not exist yet gets this line instead of an error
+    manual_step: str = ""
+    # the task's protocol version: raised when what a task means changes (its splits, its
+    # scoring), so that results made under the earlier protocol are not reused
+    version: int = 1
     # transfer settings the task has data for
     settings: tuple[str, ...] = ("zero-shot",)
     # a language's code in released file names, where it is not the language code itself
@@ -91,6 +143,13 @@ class Task:
     # languages the release has beyond the default set (XTREME-R's additions, Tatoeba's other
     # 71): a config names them, or takes every one with ``languages: all``
     more_languages: tuple[str, ...] = ()
+
+    def hub_repo(self, repo_id: str) -> HubRepo:
+        """The pinned record of a repository the task reads from the hub."""
+        for repo in self.hub_repos:
+            if repo.id == repo_id:
+                return repo
+        raise KeyError(f"{self.name}: no hub_repos entry for {repo_id}")
 
     @property
     def all_languages(self) -> tuple[str, ...]:

@@ -16,6 +16,7 @@ from mte.errors import InputError
 from mte.families.multiple_choice import ChoiceOptions
 from mte.families.multiple_choice.records import integer, numbered_choice, require
 from mte.languages import BELEBELE_CODES
+from mte.specs._hub import BELEBELE
 from mte.taskspec import Task
 
 ANSWER_FIELDS = ("mc_answer1", "mc_answer2", "mc_answer3", "mc_answer4")
@@ -98,6 +99,7 @@ TASKS = (
         primary_metric="accuracy",
         # one hub config per variant, its 900 questions the test split
         hub_id="facebook/belebele",
+        hub_repos=(BELEBELE,),
         hub_splits={"test": "test"},
         hub_configs={code: ("facebook/belebele", code) for code in BELEBELE_CODES},
         # every variant translates the same questions (their ids)

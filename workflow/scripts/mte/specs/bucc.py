@@ -1,5 +1,6 @@
 """BUCC 2018 (Zweigenbaum et al. 2018): parallel sentence mining against English."""
 
+from mte.specs._hub import XTREME
 from mte.taskspec import Task
 
 BUCC_LANGUAGES = ("de", "fr", "ru", "zh")
@@ -14,6 +15,7 @@ TASKS = (
         primary_metric="f1",
         metrics=("f1", "precision", "recall", "threshold"),
         hub_id="google/xtreme",
+        hub_repos=(XTREME,),
         # XTREME uses the BUCC sample set as dev (it picks the threshold) and the training set,
         # whose gold pairs are public, as test
         hub_splits={"dev": "validation", "test": "test"},

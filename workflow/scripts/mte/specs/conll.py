@@ -1,6 +1,7 @@
 """CoNLL-2002 (Spanish, Dutch) and CoNLL-2003 (English, German) named entities."""
 
 from mte.families.tagging import TaggingOptions
+from mte.specs._hub import CONLL2002, CONLL2003
 from mte.specs._templates import NER_TAGS, tagging_task
 
 TASKS = (
@@ -11,6 +12,10 @@ TASKS = (
         languages=("en", "nl", "es", "de"),
         labels=(*NER_TAGS, "B-MISC", "I-MISC"),
         hub_id="eriktks/conll2003",
+        hub_repos=(
+            CONLL2003,
+            CONLL2002,
+        ),
         # CoNLL-2003 German is not on the hub (its text is licensed); en and es/nl are
         hub_configs={
             "en": ("eriktks/conll2003", "conll2003"),

@@ -2,6 +2,7 @@
 the XLM-R paper's Table 4 reports it."""
 
 from mte.families.pairs import PairOptions
+from mte.specs._hub import GLUE
 from mte.specs._templates import HUB_SPLITS
 from mte.taskspec import Suite, Task
 
@@ -21,6 +22,7 @@ def glue_task(name: str, title: str, options: PairOptions, **fields) -> Task:
         labels=("0", "1"),
         primary_metric="accuracy",
         hub_id="nyu-mll/glue",
+        hub_repos=(GLUE,),
         hub_splits=HUB_SPLITS,
         hub_configs={"en": ("nyu-mll/glue", name.replace("_mm", ""))},
         default_eval_split="dev",

@@ -1,6 +1,7 @@
 """PAN-X (WikiANN) named entities in XTREME's 40 languages and XTREME-R's 8 more."""
 
 from mte.families.tagging import TaggingOptions
+from mte.specs._hub import WIKIANN, XTREME
 from mte.specs._templates import NER_TAGS, XTREME_TAGGING_FILES, tagging_task
 
 # XTREME's 40 PAN-X languages (Hu et al. 2020, Table 6)
@@ -22,6 +23,10 @@ TASKS = (
         languages=PANX_LANGUAGES,
         labels=NER_TAGS,
         hub_id="google/xtreme",
+        hub_repos=(
+            XTREME,
+            WIKIANN,
+        ),
         more_languages=XTREME_R_ADDITIONS,
         hub_configs={
             **{lang: ("google/xtreme", f"PAN-X.{lang}") for lang in PANX_LANGUAGES},

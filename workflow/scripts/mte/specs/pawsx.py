@@ -1,6 +1,7 @@
 """PAWS-X (Yang et al. 2019): paraphrase identification in 7 languages."""
 
 from mte.families.pairs import PairOptions
+from mte.specs._hub import PAWSX
 from mte.specs._templates import NATIVE_TRAINING, pair_classification_task
 
 TASKS = (
@@ -15,6 +16,7 @@ TASKS = (
             hub_text_columns=("sentence1", "sentence2"),
         ),
         hub_id="google-research-datasets/paws-x",
+        hub_repos=(PAWSX,),
         reference="Yang et al. 2019 (PAWS-X); XTREME Table 2",
         settings=NATIVE_TRAINING,
         parallel_test_sets=True,

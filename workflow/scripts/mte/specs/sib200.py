@@ -3,6 +3,7 @@ language variants; zero-shot from English (eng_Latn) as the paper's cross-lingua
 
 from mte.families.pairs import PairOptions
 from mte.languages import FLORES200_SIB_CODES
+from mte.specs._hub import SIB200
 from mte.specs._templates import NATIVE_TRAINING, pair_classification_task
 
 TASKS = (
@@ -37,6 +38,7 @@ TASKS = (
             for split in ("train", "dev", "test")
         },
         hub_id="Davlan/sib200",
+        hub_repos=(SIB200,),
         # every language's sets translate the same FLORES sentences (index_id)
         parallel_test_sets=True,
         settings=NATIVE_TRAINING,

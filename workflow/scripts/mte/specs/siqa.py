@@ -6,6 +6,7 @@ from typing import Any
 
 from mte.families.multiple_choice import ChoiceOptions
 from mte.families.multiple_choice.records import lettered_choice, numbered_choice, require
+from mte.specs._hub import SIQA
 from mte.taskspec import Task
 
 ANSWER_FIELDS = ("answerA", "answerB", "answerC")
@@ -45,6 +46,7 @@ TASKS = (
         labels=(),
         primary_metric="accuracy",
         hub_id="allenai/social_i_qa",
+        hub_repos=(SIQA,),
         hub_splits={"train": "train", "dev": "validation"},
         hub_configs={"en": ("allenai/social_i_qa", None)},
         # the test split's labels are not public (the hub has none): dev is the evaluation set

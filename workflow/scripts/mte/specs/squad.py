@@ -2,6 +2,7 @@
 A training set only: fine-tuned on, never evaluated."""
 
 from mte.families.qa import QAOptions
+from mte.specs._hub import SQUAD
 from mte.specs._templates import qa_task
 
 TASKS = (
@@ -11,8 +12,9 @@ TASKS = (
         title="SQuAD v1.1",
         languages=("en",),
         hub_id="rajpurkar/squad",
+        hub_repos=(SQUAD,),
         hub_splits={"train": "train", "dev": "validation"},
-        hub_configs={"en": ("rajpurkar/squad", None)},
+        hub_configs={"en": ("rajpurkar/squad", "plain_text")},
         train_only=True,
         reference="Rajpurkar et al. 2016 (SQuAD v1.1), the training set of XQuAD and MLQA",
         files={"train": ("train-v1.1.json",), "dev": ("dev-v1.1.json",)},

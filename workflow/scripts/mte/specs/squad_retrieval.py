@@ -4,6 +4,7 @@ dev-v1.1.json as the dev set). A training set only: LAReQA embeds with its fine-
 (``encoder: squad_retrieval``)."""
 
 from mte.families.retrieval import DualEncoderOptions
+from mte.specs._hub import SQUAD
 from mte.taskspec import Task
 
 TASKS = (
@@ -18,8 +19,9 @@ TASKS = (
         primary_metric="accuracy",
         metrics=("accuracy",),
         hub_id="rajpurkar/squad",
+        hub_repos=(SQUAD,),
         hub_splits={"train": "train", "dev": "validation"},
-        hub_configs={"en": ("rajpurkar/squad", None)},
+        hub_configs={"en": ("rajpurkar/squad", "plain_text")},
         train_only=True,
         reference="Rajpurkar et al. 2016 (SQuAD v1.1); XTREME-R's LAReQA fine-tune",
         files={"train": ("train-v1.1.json",), "dev": ("dev-v1.1.json",)},

@@ -1,6 +1,7 @@
 """Tatoeba (Artetxe & Schwenk 2019): sentence retrieval against English; XTREME's 36
 languages by default, XTREME-R's 41, or the release's 112."""
 
+from mte.specs._hub import XTREME
 from mte.taskspec import Task
 
 # ISO 639-1 code -> the three-letter code of Tatoeba's files
@@ -44,6 +45,7 @@ TASKS = (
         primary_metric="accuracy",
         metrics=("accuracy", "error_rate", "accuracy_en_to_xx"),
         hub_id="google/xtreme",
+        hub_repos=(XTREME,),
         # XTREME releases Tatoeba as one evaluation set, the hub's validation split
         hub_splits={"test": "validation"},
         hub_configs={

@@ -1,6 +1,7 @@
 """TyDiQA-GoldP (Clark et al. 2020): the gold-passage task of TyDi QA, 9 languages."""
 
 from mte.families.qa import QAOptions
+from mte.specs._hub import XTREME
 from mte.specs._templates import HUB_SPLITS, qa_task
 
 # TyDiQA-GoldP's languages, with the names that begin the ids of its released examples
@@ -21,6 +22,7 @@ TASKS = (
         title="TyDiQA-GoldP",
         languages=TYDIQA_LANGUAGES,
         hub_id="google/xtreme",
+        hub_repos=(XTREME,),
         # GoldP has train and dev sets; XTREME evaluates on dev (its "test")
         # the hub release has no test split: its validation split is the evaluation set
         hub_splits={**HUB_SPLITS, "test": "validation"},

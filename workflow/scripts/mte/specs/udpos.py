@@ -2,6 +2,7 @@
 XTREME-R's lt, pl, uk, wo and ro."""
 
 from mte.families.tagging import TaggingOptions
+from mte.specs._hub import XTREME
 from mte.specs._templates import tagging_task
 
 # the 17 Universal POS tags of UD v2
@@ -40,6 +41,7 @@ TASKS = (
         more_languages=XTREME_R_ADDITIONS,
         labels=UPOS_TAGS,
         hub_id="google/xtreme",
+        hub_repos=(XTREME,),
         hub_configs={
             lang: ("google/xtreme", f"udpos.{name}") for lang, name in UDPOS_LANGUAGES.items()
         },

@@ -7,6 +7,7 @@ from typing import Any
 
 from mte.families.multiple_choice import ChoiceOptions
 from mte.families.multiple_choice.records import integer, require
+from mte.specs._hub import SUPER_GLUE, XCOPA
 from mte.specs._templates import HUB_SPLITS
 from mte.taskspec import Task
 
@@ -54,6 +55,10 @@ TASKS = (
             "test": ("data/{lang}/test.{lang}.jsonl", "{lang}/test.{lang}.jsonl"),
         },
         hub_id="cambridgeltl/xcopa",
+        hub_repos=(
+            SUPER_GLUE,
+            XCOPA,
+        ),
         hub_splits=HUB_SPLITS,
         hub_configs={
             "en": ("aps/super_glue", "copa"),

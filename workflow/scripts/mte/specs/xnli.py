@@ -1,6 +1,7 @@
 """XNLI (Conneau et al. 2018): natural language inference in 15 languages."""
 
 from mte.families.pairs import PairOptions
+from mte.specs._hub import XNLI
 from mte.specs._templates import NATIVE_TRAINING, pair_classification_task
 
 TASKS = (
@@ -27,6 +28,7 @@ TASKS = (
         ),  # fmt: skip
         labels=("entailment", "neutral", "contradiction"),
         hub_id="facebook/xnli",
+        hub_repos=(XNLI,),
         options=PairOptions(
             hub_text_columns=("premise", "hypothesis"),
             # XNLI-MT and MultiNLI releases spell one label "contradictory"

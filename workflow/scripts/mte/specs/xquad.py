@@ -1,6 +1,7 @@
 """XQuAD (Artetxe et al. 2020): SQuAD v1.1's dev set translated into 10 languages."""
 
 from mte.families.qa import QAOptions
+from mte.specs._hub import XQUAD
 from mte.specs._templates import HUB_SPLITS, qa_task
 
 XQUAD_LANGUAGES = ("en", "es", "de", "el", "ru", "tr", "ar", "vi", "th", "zh", "hi")
@@ -14,6 +15,7 @@ TASKS = (
         title="XQuAD",
         languages=XQUAD_LANGUAGES,
         hub_id="google/xquad",
+        hub_repos=(XQUAD,),
         parallel_test_sets=True,
         # XQuAD is one evaluation set, released as the hub's validation split
         # the hub release has no test split: its validation split is the evaluation set

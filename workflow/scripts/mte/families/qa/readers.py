@@ -69,7 +69,7 @@ def read_squad_json(path: str | Path) -> list[dict[str, Any]]:
 
 def qa_examples_from_hub(dataset: Any, name: str, id_prefix: str = "") -> list[dict[str, Any]]:
     """Map a hub split of the SQuAD schema (``id, context, question, answers{text,
-    answer_start}``: rajpurkar/squad, google/xquad, facebook/mlqa, google/xtreme).
+    answer_start}``: rajpurkar/squad, google/xquad, google/xtreme).
 
     With ``id_prefix``, only the rows whose id starts with it are kept (a config that mixes
     languages, such as google/xtreme's TyDiQA-GoldP).
