@@ -21,6 +21,8 @@ from mte.config import (  # noqa: E402
     variant_key,
     KEY_PATTERN,
     eval_split_of,
+    release_key,
+    release_languages,
     evaluation_split,
     models_of,
     retrieval_encoder,
@@ -32,6 +34,7 @@ from mte.config import (  # noqa: E402
     translation_source,
 )
 from mte.analyses import ANALYSES  # noqa: E402
+from mte.data import released_files  # noqa: E402
 from mte.errors import MteError  # noqa: E402
 from mte.references import find_reference, load_references  # noqa: E402
 from mte.settings import (

@@ -1,5 +1,7 @@
 # a split of a task's released data (or its hub rows), where the network is (run_locally)
 rule download:
+    input:
+        get_download_inputs,
     output:
         data=DATA,
         meta=DATA_META,
@@ -56,3 +58,29 @@ rule fetch_translation_model:
         hub=lambda wc: translator_on_hub(wc.translator),
     script:
         "../scripts/fetch_translation_model.py"
+
+
+# the authors' released files of a task (source: release): downloaded once, where the network
+# is, checked against their SHA-256 and extracted; the record names what the run's languages
+# needed (a language added later fetches its own files and keeps the others)
+rule fetch_release:
+    output:
+        RELEASE_RECORD,
+    log:
+        log_path("fetch_release", RELEASE_JOB),
+    benchmark:
+        benchmark_path("fetch_release", RELEASE_JOB)
+    wildcard_constraints:
+        release="[0-9a-f]{8}",
+    localrule: runs_locally("network")
+    conda:
+        "../../envs/mte.yaml"
+    threads: 1
+    resources:
+        **job_resources("prepare"),
+    params:
+        languages=lambda wc: release_languages(wc.task, config),
+        folder=lambda wc: RELEASE_DIR.format(task=wc.task),
+        mirror=config["release_mirror"],
+    script:
+        "../scripts/fetch_release.py"

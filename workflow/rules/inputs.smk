@@ -57,10 +57,28 @@ def source_params(task, split):
     (and changing the translations reruns only the translated splits)."""
     cfg = task_config(task)
     params = {k: cfg.get(k) for k in ("source", "path", "files", "revision", "subset")}
+    if cfg["source"] == "release":
+        params["release_dir"] = RELEASE_DIR.format(task=task)
     if split in TRANSLATED_SPLITS:
         params["translations"] = cfg.get("translations")
         params["eval_split"] = cfg.get("eval_split")
     return params
+
+
+def get_download_inputs(wc):
+    """What a download job reads: a release's fetched record (ancient: a language added later
+    fetches its files without rerunning the languages read before; the data key already holds
+    the release's checksums), or the released files of a folder (files, demo), so that a file
+    changed on disk reruns its job."""
+    cfg = task_config(wc.task)
+    if wc.split in TRANSLATED_SPLITS:
+        return []
+    if cfg["source"] == "release":
+        key = release_key(wc.task, config)
+        return [ancient(RELEASE_RECORD.format(task=wc.task, release=key))]
+    if cfg["source"] in ("files", "demo"):
+        return released_files(get_task(wc.task), cfg, wc.lang, wc.split)
+    return []
 
 
 def translated_by_model(task, split):

@@ -4,6 +4,10 @@
 # a task's data, read once: resources/data/{task}/{data}/ (hub, demo, files-1a2b3c4d)
 DATA = "resources/data/{task}/{data}/{lang}/{split}.jsonl"
 DATA_META = "resources/data/{task}/{data}/{lang}/{split}.meta.json"
+# a task's released files (source: release), downloaded once, and the record of what a run's
+# languages needed of them (named by a digest of those files)
+RELEASE_DIR = "resources/releases/{task}"
+RELEASE_RECORD = "resources/releases/{task}/fetched-{release}.json"
 MODEL = "resources/models/{model}"
 # a translation model from the hub, fetched where the network is (its hub id with "--" for the
 # slash, and "@revision" when one is pinned): facebook--nllb-200-distilled-600M
@@ -42,6 +46,7 @@ RUN_PREDICTIONS_INDEX = "results/runs/{run}/predictions.csv"
 
 # the part of a job's log and benchmark path after its rule's folder
 DATA_JOB = "{task}/{data}/{lang}/{split}"
+RELEASE_JOB = "{task}/{release}"
 FEATURES_JOB = "{model}/{task}/{tokens}/{lang}/{split}"
 RUN_JOB = "{model}/{task}/{variant}/{setting}/seed{seed}"
 RUN_LANGUAGE_JOB = f"{RUN_JOB}/{{lang}}"

@@ -537,6 +537,9 @@ def _check_source(task: Any, config: dict[str, Any]) -> None:
                 )
     if task_cfg["source"] == "files" and not task_cfg.get("path") and not task_cfg.get("files"):
         raise ConfigError(f"{key}.path", "source 'files' needs 'path' (a folder)")
+    if task_cfg["source"] == "release":
+        _check_release(task, task_cfg, key, config)
+        return
     for language, split in needed_splits(task.name, config):
         if split in TRANSLATED_SPLITS:
             if task_cfg["translations"].get("source", "files") == "files":
@@ -545,6 +548,30 @@ def _check_source(task: Any, config: dict[str, Any]) -> None:
             resolve_files(task, task_cfg, language, split)
         elif task_cfg["source"] == "hub":
             hub_location(task, language, split)
+
+
+def _check_release(task: Any, task_cfg: dict[str, Any], key: str, config) -> None:
+    """A release source: the task has one, it serves every language the config reads, and
+    the keys that only a local folder takes are not given."""
+    if task.release is None:
+        sources = "hub or files" if task.hub_id else "files"
+        raise ConfigError(
+            f"{key}.source",
+            f"{task.title} has no release source here (docs/data-sources.md says why); use "
+            f"{sources}",
+        )
+    for option in ("path", "files"):
+        if task_cfg.get(option):
+            raise ConfigError(
+                f"{key}.{option}",
+                "source 'release' downloads into resources/releases/; a folder of your own is "
+                "source: files",
+            )
+    for language in release_languages(task.name, config):
+        if not task.release.files_for([language]):
+            raise ConfigError(
+                f"{key}.languages", f"{task.title}'s release has no files for '{language}'"
+            )
 
 
 def _check_translations(
@@ -603,15 +630,52 @@ def data_params(task_name: str, config: dict[str, Any]) -> dict[str, Any]:
     return {key: task_cfg.get(key) for key in DATA_KEYS}
 
 
+def source_record(task_name: str, config: dict[str, Any]) -> dict[str, Any]:
+    """What the task's source pins beyond the config: each hub repository's revision and the
+    route it is read by, or every released file's URL and checksum; and the task's protocol
+    version where it was raised. A change to any of them is new data (a new data folder)."""
+    task = get_task(task_name)
+    task_cfg = config["tasks"][task_name]
+    record: dict[str, Any] = {}
+    if task_cfg["source"] == "hub":
+        record["hub"] = [
+            [repo.id, task_cfg.get("revision") or repo.revision, repo.status, repo.files]
+            + ([repo.export_revision] if repo.status in ("script", "unsettled") else [])
+            for repo in task.hub_repos
+        ]
+    elif task_cfg["source"] == "release" and task.release is not None:
+        record["release"] = [[f.url, f.name, f.sha256] for f in task.release.files]
+    # named only when raised, so that the folders of every task at version 1 keep their names
+    if task.version != 1:
+        record["version"] = task.version
+    return record
+
+
 def data_key(task_name: str, config: dict[str, Any]) -> str:
-    """The folder of a task's data under resources/data/{task}/: ``hub`` or ``demo`` as
-    shipped, else the source and a digest of what decides the content (``files-1a2b3c4d``), so
-    that the demo's XNLI, the hub's and a folder's never share a file."""
+    """The folder of a task's data under resources/data/{task}/: ``demo`` as shipped, else the
+    source and a digest of what decides the content (``files-1a2b3c4d``, ``hub-...``: the
+    config's keys and what the source pins, its commits or checksums), so that the demo's
+    XNLI, the hub's and a folder's never share a file, and a new pin is new data."""
     params = data_params(task_name, config)
+    record = source_record(task_name, config)
     source = params["source"]
-    if source in ("hub", "demo") and not any(v for k, v in params.items() if k != "source"):
+    if source == "demo" and not record and not any(v for k, v in params.items() if k != "source"):
         return source
-    return f"{source}-{_digest(params)}"
+    return f"{source}-{_digest({**params, **record} if record else params)}"
+
+
+def release_languages(task_name: str, config: dict[str, Any]) -> list[str]:
+    """The languages whose released files a run of the config reads (every split it needs)."""
+    return sorted({language for language, split in needed_splits(task_name, config)
+                   if split not in TRANSLATED_SPLITS})  # fmt: skip
+
+
+def release_key(task_name: str, config: dict[str, Any]) -> str:
+    """The name of a task's fetched-release record: a digest of the files its languages need
+    (a language added fetches its files; the files fetched before stay)."""
+    task = get_task(task_name)
+    files = task.release.files_for(release_languages(task_name, config))
+    return _digest([[f.url, f.name, f.sha256] for f in files])
 
 
 def tokens_params(task_name: str, config: dict[str, Any]) -> dict[str, Any]:

@@ -114,6 +114,18 @@ def resolve_files(task: Task, task_cfg: dict[str, Any], language: str, split: st
     )
 
 
+def released_files(task: Task, task_cfg: dict[str, Any], language: str, split: str) -> list[str]:
+    """The files a download job of a files or demo source reads (with their companions), as
+    its inputs: a file changed on disk reruns the job. None where they cannot be resolved (the
+    config's checks have said why, or the job will)."""
+    try:
+        paths = resolve_files(task, task_cfg, language, split)
+    except ConfigError:
+        return []
+    read = [*paths, *(c for p in paths for c in family_of(task).companion_files(task, p))]
+    return [str(path) for path in read if path.is_file()]
+
+
 def unread_beside(task: Task, paths: list[Path], language: str, split: str) -> list[str]:
     """Files beside those the task's layouts read whose names hold ``language`` and ``split``
     as words and no other language of the task (a UD v1 ``ar-ud-test.conllu`` beside the v2
@@ -170,6 +182,17 @@ def materialize(
     source = task_cfg["source"]
     if split in TRANSLATED_SPLITS:
         source = "files"
+    if source == "release":
+        # the fetched release (rule fetch_release) is read as a folder of released files
+        folder = Path(task_cfg["release_dir"]) / task.release.root_for(language)
+        release_cfg = {**task_cfg, "source": "files", "path": str(folder)}
+        examples, origin = materialize(task, release_cfg, language, split)
+        origin["source"] = "release"
+        origin["release"] = [
+            {"url": f.url, "name": f.name, "sha256": f.sha256 or "recorded at first download"}
+            for f in task.release.files_for([language])
+        ]
+        return examples, origin
     if source in ("demo", "files"):
         paths = resolve_files(task, task_cfg, language, split)
         examples = read_files(task, paths, language, split)

@@ -12,6 +12,7 @@ institutional mirror, or a folder, for machines without the internet.
 
 from __future__ import annotations
 
+import fnmatch
 import http.client
 import logging
 import os
@@ -54,6 +55,9 @@ class ReleaseFile:
     sha256: str = ""
     # the languages it serves; empty: every language
     languages: tuple[str, ...] = ()
+    # an archive's members to extract (fnmatch patterns on their paths, {lang} filled with each
+    # language asked for); empty: every member
+    members: tuple[str, ...] = ()
 
     @property
     def archive(self) -> bool:
@@ -241,12 +245,18 @@ def _safe_members(names: Iterable[str], archive: Path) -> None:
             raise ReleaseError(f"{archive}: member {name!r} would be written outside its folder")
 
 
-def extract(archive: Path, folder: Path) -> None:
-    """Extract ``archive`` into ``folder``, through a temporary folder renamed member by
-    member, once, marked by a file that names the archive's checksum."""
-    digest = sha256_file(archive)
+def _wanted(name: str, members: tuple[str, ...]) -> bool:
+    return not members or any(fnmatch.fnmatch(name, pattern) for pattern in members)
+
+
+def extract(archive: Path, folder: Path, members: tuple[str, ...] = ()) -> None:
+    """Extract ``archive`` (its ``members`` where given) into ``folder``, through a temporary
+    folder renamed member by member, once, marked by a file that names the archive's
+    checksum."""
+    # what was extracted, by the archive's checksum and the members asked for
+    done = "\n".join([sha256_file(archive), *sorted(members)])
     marker = folder / f".extracted-{archive.name}"
-    if marker.is_file() and marker.read_text(encoding="utf-8").strip() == digest:
+    if marker.is_file() and marker.read_text(encoding="utf-8").strip() == done:
         return
     staging = folder / f".extracting-{archive.name}"
     shutil.rmtree(staging, ignore_errors=True)
@@ -254,24 +264,23 @@ def extract(archive: Path, folder: Path) -> None:
     try:
         if archive.name.endswith(".zip"):
             with zipfile.ZipFile(archive) as handle:
-                _safe_members(handle.namelist(), archive)
-                handle.extractall(staging)
+                names = [n for n in handle.namelist() if _wanted(n, members)]
+                _safe_members(names, archive)
+                handle.extractall(staging, members=names)
         else:
             with tarfile.open(archive) as handle:
-                _safe_members(handle.getnames(), archive)
-                handle.extractall(staging, filter="data")
-        for member in sorted(staging.iterdir()):
-            target = folder / member.name
-            if target.is_dir():
-                shutil.rmtree(target)
-            elif target.exists():
-                target.unlink()
+                chosen = [m for m in handle.getmembers() if _wanted(m.name, members)]
+                _safe_members([m.name for m in chosen], archive)
+                handle.extractall(staging, members=chosen, filter="data")
+        for member in sorted(path for path in staging.rglob("*") if not path.is_dir()):
+            target = folder / member.relative_to(staging)
+            target.parent.mkdir(parents=True, exist_ok=True)
             os.replace(member, target)
     except (zipfile.BadZipFile, tarfile.TarError, EOFError) as err:
         raise ReleaseError(f"{archive}: not a readable archive ({err})") from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    marker.write_text(digest + "\n", encoding="utf-8")
+    marker.write_text(done + "\n", encoding="utf-8")
 
 
 def fetch_release(
@@ -287,9 +296,14 @@ def fetch_release(
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     records = []
+    languages = sorted(set(languages))
     for file in release.files_for(languages):
         record = download(file, folder, base, progress=progress, **options)
         if file.archive:
-            extract(folder / file.name, folder)
+            served = [lang for lang in languages if not file.languages or lang in file.languages]
+            members = tuple(
+                dict.fromkeys(m.format(lang=lang) for m in file.members for lang in served)
+            )
+            extract(folder / file.name, folder, members)
         records.append(record)
     return {"mirror": base or None, "checksums": release.checksums, "files": records}

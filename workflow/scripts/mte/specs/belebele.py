@@ -16,7 +16,9 @@ from mte.errors import InputError
 from mte.families.multiple_choice import ChoiceOptions
 from mte.families.multiple_choice.records import integer, numbered_choice, require
 from mte.languages import BELEBELE_CODES
+from mte.release import Release
 from mte.specs._hub import BELEBELE
+from mte.specs._release import released
 from mte.taskspec import Task
 
 ANSWER_FIELDS = ("mc_answer1", "mc_answer2", "mc_answer3", "mc_answer4")
@@ -106,6 +108,17 @@ TASKS = (
         parallel_test_sets=True,
         # Belebele.zip's layout, else the files in the folder itself
         files={"test": ("Belebele/{lang}.jsonl", "{lang}.jsonl")},
+        # the authors' README (facebookresearch/belebele): one archive of every variant
+        release=Release(
+            files=(
+                released(
+                    "belebele",
+                    "https://dl.fbaipublicfiles.com/belebele/Belebele.zip",
+                    "Belebele.zip",
+                ),
+            ),
+            checksums="recorded at the first download (no genuine copy could be reached to pin it)",
+        ),
         reference="Bandarkar et al. 2024 (Belebele)",
     ),
     Task(

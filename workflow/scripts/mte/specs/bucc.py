@@ -1,6 +1,8 @@
 """BUCC 2018 (Zweigenbaum et al. 2018): parallel sentence mining against English."""
 
+from mte.release import Release
 from mte.specs._hub import XTREME
+from mte.specs._release import released
 from mte.taskspec import Task
 
 BUCC_LANGUAGES = ("de", "fr", "ru", "zh")
@@ -28,5 +30,21 @@ TASKS = (
             "dev": ("{lang}-en.dev.{lang}", "{lang}-en.sample.{lang}"),
             "test": ("{lang}-en.test.{lang}", "{lang}-en.training.{lang}"),
         },
+        # XTREME's download_data.sh (download_bucc18): the sample and training sets with their
+        # gold pairs, each archive extracting to bucc2018/<lang>-en/
+        release=Release(
+            files=tuple(
+                released(
+                    "bucc",
+                    f"https://comparable.limsi.fr/bucc2018/bucc2018-{lang}-en.{part}-gold.tar.bz2",
+                    f"bucc2018-{lang}-en.{part}-gold.tar.bz2",
+                    (lang,),
+                )
+                for lang in BUCC_LANGUAGES
+                for part in ("sample", "training")
+            ),
+            checksums="recorded at the first download (no genuine copy could be reached to pin it)",
+            roots={lang: f"bucc2018/{lang}-en" for lang in BUCC_LANGUAGES},
+        ),
     ),
 )

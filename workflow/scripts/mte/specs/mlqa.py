@@ -2,11 +2,18 @@
 transfer (G-XLT: every context language x question language)."""
 
 from mte.families.qa import QAOptions
+from mte.release import Release
 from mte.specs._hub import XTREME
+from mte.specs._release import released
 from mte.specs._templates import qa_task
 
 MLQA_LANGUAGES = ("en", "es", "de", "ar", "hi", "vi", "zh")
 GXLT_PAIRS = tuple(f"{c}-{q}" for c in MLQA_LANGUAGES for q in MLQA_LANGUAGES)
+# XTREME's download_data.sh (download_mlqa): the release's one archive, every language pair
+MLQA_RELEASE = Release(
+    files=(released("mlqa", "https://dl.fbaipublicfiles.com/MLQA/MLQA_V1.zip", "MLQA_V1.zip"),),
+    checksums="recorded at the first download (no genuine copy could be reached to pin it)",
+)
 
 TASKS = (
     qa_task(
@@ -22,10 +29,15 @@ TASKS = (
         hub_configs={lang: ("google/xtreme", f"MLQA.{lang}.{lang}") for lang in MLQA_LANGUAGES},
         models_of="squad",
         reference="Lewis et al. 2020 (MLQA); XLM-R Table 3; XTREME Table 2",
+        # the release's files in a folder, or as MLQA_V1.zip extracts them
         files={
-            "dev": ("dev-context-{lang}-question-{lang}.json",),
-            "test": ("test-context-{lang}-question-{lang}.json",),
+            split: (
+                f"{split}-context-{{lang}}-question-{{lang}}.json",
+                f"MLQA_V1/{split}/{split}-context-{{lang}}-question-{{lang}}.json",
+            )
+            for split in ("dev", "test")
         },
+        release=MLQA_RELEASE,
     ),
     qa_task(
         QAOptions(normalization="mlqa"),
@@ -41,9 +53,13 @@ TASKS = (
         reference="Lewis et al. 2020 (MLQA), Table 5 (G-XLT)",
         # {context}/{question}: the two languages of a G-XLT pair "context-question"
         files={
-            "dev": ("dev-context-{context}-question-{question}.json",),
-            "test": ("test-context-{context}-question-{question}.json",),
+            split: (
+                f"{split}-context-{{context}}-question-{{question}}.json",
+                f"MLQA_V1/{split}/{split}-context-{{context}}-question-{{question}}.json",
+            )
+            for split in ("dev", "test")
         },
+        release=MLQA_RELEASE,
         table_layout="pair_matrix",
     ),
 )

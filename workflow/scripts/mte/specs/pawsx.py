@@ -1,7 +1,9 @@
 """PAWS-X (Yang et al. 2019): paraphrase identification in 7 languages."""
 
 from mte.families.pairs import PairOptions
+from mte.release import Release
 from mte.specs._hub import PAWSX
+from mte.specs._release import released
 from mte.specs._templates import NATIVE_TRAINING, pair_classification_task
 
 TASKS = (
@@ -28,5 +30,17 @@ TASKS = (
         },
         labelled_release="the PAWS-X release's x-final/{lang}/test_2k.tsv (x-final.tar.gz from "
         "storage.googleapis.com/paws/pawsx), or source: hub (google-research-datasets/paws-x)",
+        # XTREME's download_data.sh (download_pawsx)
+        release=Release(
+            files=(
+                released(
+                    "pawsx",
+                    "https://storage.googleapis.com/paws/pawsx/x-final.tar.gz",
+                    "x-final.tar.gz",
+                ),
+            ),
+            checksums="recorded at the first download (no genuine copy could be reached to pin it)",
+            root="x-final",
+        ),
     ),
 )

@@ -3,7 +3,9 @@ language variants; zero-shot from English (eng_Latn) as the paper's cross-lingua
 
 from mte.families.pairs import PairOptions
 from mte.languages import FLORES200_SIB_CODES
+from mte.release import Release
 from mte.specs._hub import SIB200
+from mte.specs._release import released
 from mte.specs._templates import NATIVE_TRAINING, pair_classification_task
 
 TASKS = (
@@ -37,6 +39,21 @@ TASKS = (
             split: (f"data/annotated/{{lang}}/{split}.tsv", f"{{lang}}/{split}.tsv")
             for split in ("train", "dev", "test")
         },
+        # the authors' repository holds the annotated splits of every language
+        release=Release(
+            files=tuple(
+                released(
+                    "sib200",
+                    "https://raw.githubusercontent.com/dadelani/sib-200/main/data/annotated/"
+                    f"{lang}/{split}.tsv",
+                    f"data/annotated/{lang}/{split}.tsv",
+                    (lang,),
+                )
+                for lang in FLORES200_SIB_CODES
+                for split in ("train", "dev", "test")
+            ),
+            checksums="pinned: the genuine files (github.com/dadelani/sib-200 at 593cea8)",
+        ),
         hub_id="Davlan/sib200",
         hub_repos=(SIB200,),
         # every language's sets translate the same FLORES sentences (index_id)

@@ -6,7 +6,9 @@ from typing import Any
 
 from mte.families.multiple_choice import ChoiceOptions
 from mte.families.multiple_choice.records import lettered_choice, numbered_choice, require
+from mte.release import Release
 from mte.specs._hub import SIQA
+from mte.specs._release import released
 from mte.taskspec import Task
 
 ANSWER_FIELDS = ("answerA", "answerB", "answerC")
@@ -52,9 +54,24 @@ TASKS = (
         # the test split's labels are not public (the hub has none): dev is the evaluation set
         default_eval_split="dev",
         files={
-            split: (f"socialIQa_v1.4_{name}.jsonl", f"siqa/socialIQa_v1.4_{name}.jsonl")
+            split: (
+                f"socialIQa_v1.4_{name}.jsonl",
+                f"siqa/socialIQa_v1.4_{name}.jsonl",
+                f"*/socialIQa_v1.4_{name}.jsonl",
+            )
             for split, name in (("train", "trn"), ("dev", "dev"), ("test", "tst"))
         },
+        # XTREME-R's download_data.sh (download_siqa)
+        release=Release(
+            files=(
+                released(
+                    "siqa",
+                    "https://maartensap.github.io/social-iqa/data/socialIQa_v1.4.tgz",
+                    "socialIQa_v1.4.tgz",
+                ),
+            ),
+            checksums="recorded at the first download (no genuine copy could be reached to pin it)",
+        ),
         reference="Sap et al. 2019 (Social IQa); XTREME-R (Ruder et al. 2021), before XCOPA",
     ),
 )

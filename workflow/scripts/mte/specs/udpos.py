@@ -2,7 +2,9 @@
 XTREME-R's lt, pl, uk, wo and ro."""
 
 from mte.families.tagging import TaggingOptions
+from mte.release import Release
 from mte.specs._hub import XTREME
+from mte.specs._release import released
 from mte.specs._templates import tagging_task
 
 # the 17 Universal POS tags of UD v2
@@ -64,5 +66,33 @@ TASKS = (
         },
         labelled_release="the Universal Dependencies v2.5 treebanks' {lang}_*-ud-test.conllu "
         "files (hdl.handle.net/11234/1-3105), or source: hub (google/xtreme udpos.*)",
+        # XTREME's download_data.sh (download_treebank): UD v2.5 for its languages, v2.7 for
+        # XTREME-R's five; only the asked languages' CoNLL-U files are extracted
+        release=Release(
+            files=(
+                released(
+                    "udpos",
+                    "https://lindat.mff.cuni.cz/repository/xmlui/bitstream/handle/11234/1-3105/"
+                    "ud-treebanks-v2.5.tgz",
+                    "ud-treebanks-v2.5.tgz",
+                    tuple(UDPOS_LANGUAGES),
+                    members=("*/UD_*/{lang}_*-ud-*.conllu",),
+                ),
+                released(
+                    "udpos",
+                    "https://lindat.mff.cuni.cz/repository/xmlui/bitstream/handle/11234/1-3424/"
+                    "ud-treebanks-v2.7.tgz",
+                    "ud-treebanks-v2.7.tgz",
+                    XTREME_R_ADDITIONS,
+                    members=("*/UD_*/{lang}_*-ud-*.conllu",),
+                ),
+            ),
+            checksums="recorded at the first download (no genuine copy could be reached to pin it)",
+            root="ud-treebanks-v2.5",
+            roots={lang: "ud-treebanks-v2.7" for lang in XTREME_R_ADDITIONS},
+            note="download_data.sh converts each file with conllu_to_conll.py "
+            "--replace_subtokens_with_fused_forms; the reader reads the CoNLL-U files as that "
+            "conversion does (fused forms)",
+        ),
     ),
 )

@@ -7,7 +7,9 @@ from typing import Any
 
 from mte.families.multiple_choice import ChoiceOptions
 from mte.families.multiple_choice.records import integer, require
+from mte.release import Release
 from mte.specs._hub import SUPER_GLUE, XCOPA
+from mte.specs._release import released
 from mte.specs._templates import HUB_SPLITS
 from mte.taskspec import Task
 
@@ -49,11 +51,43 @@ TASKS = (
         primary_metric="accuracy",
         # English COPA trains: SuperGLUE's COPA train.jsonl / val.jsonl in the same layout,
         # placed as data/en/{train,val}.en.jsonl or given with files: {train: ..., dev: ...}
+        # (SuperGLUE's COPA.zip holds them as COPA/{train,val,test}.jsonl)
         files={
-            "train": ("data/{lang}/train.{lang}.jsonl", "{lang}/train.{lang}.jsonl"),
-            "dev": ("data/{lang}/val.{lang}.jsonl", "{lang}/val.{lang}.jsonl"),
+            "train": (
+                "data/{lang}/train.{lang}.jsonl",
+                "{lang}/train.{lang}.jsonl",
+                "COPA/train.jsonl",
+            ),
+            "dev": ("data/{lang}/val.{lang}.jsonl", "{lang}/val.{lang}.jsonl", "COPA/val.jsonl"),
             "test": ("data/{lang}/test.{lang}.jsonl", "{lang}/test.{lang}.jsonl"),
         },
+        # XTREME-R's download_data.sh (download_xcopa): SuperGLUE's COPA.zip for English, and
+        # each language's val and test files from the repository's master
+        release=Release(
+            files=(
+                released(
+                    "xcopa",
+                    "https://dl.fbaipublicfiles.com/glue/superglue/data/v2/COPA.zip",
+                    "COPA.zip",
+                    ("en",),
+                ),
+                *(
+                    released(
+                        "xcopa",
+                        "https://raw.githubusercontent.com/cambridgeltl/xcopa/master/data/"
+                        f"{lang}/{split}.{lang}.jsonl",
+                        f"data/{lang}/{split}.{lang}.jsonl",
+                        (lang,),
+                    )
+                    for lang in XCOPA_LANGUAGES
+                    for split in ("val", "test")
+                ),
+            ),
+            checksums="pinned for XCOPA's files (github.com/cambridgeltl/xcopa at e2e9d7f); "
+            "COPA.zip's recorded at its first download",
+            note="download_data.sh renames the files (utils_preprocess.py --task xcopa); the "
+            "release's own names are read here",
+        ),
         hub_id="cambridgeltl/xcopa",
         hub_repos=(
             SUPER_GLUE,

@@ -1,7 +1,9 @@
 """XNLI (Conneau et al. 2018): natural language inference in 15 languages."""
 
 from mte.families.pairs import PairOptions
+from mte.release import Release
 from mte.specs._hub import XNLI
+from mte.specs._release import released
 from mte.specs._templates import NATIVE_TRAINING, pair_classification_task
 
 TASKS = (
@@ -46,10 +48,29 @@ TASKS = (
                 "multinli_1.0_train.jsonl",
                 "multinli_1.0_train.txt",
                 "train.tsv",
+                "multinli_1.0/multinli_1.0_train.jsonl",
             ),
-            "dev": ("dev-{lang}.tsv", "xnli.dev.tsv"),
-            "test": ("test-{lang}.tsv", "xnli.test.tsv"),
+            "dev": ("dev-{lang}.tsv", "xnli.dev.tsv", "XNLI-1.0/xnli.dev.tsv"),
+            "test": ("test-{lang}.tsv", "xnli.test.tsv", "XNLI-1.0/xnli.test.tsv"),
         },
+        # XNLI 1.0 (dev and test, every language) and its English training set, MultiNLI
+        release=Release(
+            files=(
+                released(
+                    "xnli", "https://dl.fbaipublicfiles.com/XNLI/XNLI-1.0.zip", "XNLI-1.0.zip"
+                ),
+                released(
+                    "xnli",
+                    "https://cims.nyu.edu/~sbowman/multinli/multinli_1.0.zip",
+                    "multinli_1.0.zip",
+                    ("en",),
+                    members=("multinli_1.0/multinli_1.0_train.jsonl",),
+                ),
+            ),
+            checksums="recorded at the first download (no genuine copy could be reached to pin it)",
+            note="XTREME's download_data.sh trains on XNLI-MT-1.0.zip's multinli.train.en.tsv, "
+            "MultiNLI's 392,702 training pairs, read here from MultiNLI's own release",
+        ),
         labelled_release="XNLI 1.0's xnli.test.tsv (XNLI-1.0.zip from dl.fbaipublicfiles.com/"
         "XNLI), or source: hub (facebook/xnli)",
     ),

@@ -1,7 +1,9 @@
 """XQuAD (Artetxe et al. 2020): SQuAD v1.1's dev set translated into 10 languages."""
 
 from mte.families.qa import QAOptions
+from mte.release import Release
 from mte.specs._hub import XQUAD
+from mte.specs._release import released
 from mte.specs._templates import HUB_SPLITS, qa_task
 
 XQUAD_LANGUAGES = ("en", "es", "de", "el", "ru", "tr", "ar", "vi", "th", "zh", "hi")
@@ -27,5 +29,18 @@ TASKS = (
         models_of="squad",
         reference="Artetxe et al. 2020 (XQuAD); XTREME Table 2",
         files={"test": ("xquad.{lang}.json",)},
+        # XTREME's download_data.sh: one file a language from the repository's master
+        release=Release(
+            files=tuple(
+                released(
+                    "xquad",
+                    f"https://raw.githubusercontent.com/deepmind/xquad/master/xquad.{lang}.json",
+                    f"xquad.{lang}.json",
+                    (lang,),
+                )
+                for lang in XQUAD_LANGUAGES + XTREME_R_ADDITIONS
+            ),
+            checksums="pinned: the genuine files (github.com/google-deepmind/xquad at 7d30520)",
+        ),
     ),
 )
