@@ -55,3 +55,19 @@ def test_an_error_while_writing_leaves_no_output(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match="disk full"):
         mte.io.write_jsonl(out, failing())
     assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o002, 0o664), (0o077, 0o600)])
+def test_written_files_take_the_users_umask(tmp_path: Path, umask: int, mode: int) -> None:
+    import stat
+
+    from mte.io import write_json, write_jsonl
+
+    previous = os.umask(umask)
+    try:
+        write_json(tmp_path / "scores.json", {"f1": 1.0})
+        write_jsonl(tmp_path / "predictions.jsonl", [{"id": "1"}])
+    finally:
+        os.umask(previous)
+    for name in ("scores.json", "predictions.jsonl"):
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == mode, name

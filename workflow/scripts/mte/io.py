@@ -14,6 +14,13 @@ from typing import Any
 from mte.errors import InputError
 
 
+def current_umask() -> int:
+    """The process's umask (read by setting it, and setting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | Path) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; rename it onto ``path`` only on success.
@@ -27,6 +34,9 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     tmp_path = Path(tmp)
     try:
         yield tmp_path
+        # mkstemp makes the file private (0600); the output gets the user's umask, as any file
+        # they write does (on a shared cluster, their group reads the results)
+        os.chmod(tmp_path, 0o666 & ~current_umask())
         os.replace(tmp_path, path)
     finally:
         if tmp_path.exists():
