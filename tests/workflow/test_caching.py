@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import copy
 import json
+import shutil
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
+from tests.conftest import REPO
 from tests.unit.test_report import table_cells
 from tests.workflow.snakemake_runner import (
     interval_columns,
@@ -211,6 +213,59 @@ def test_second_run_has_nothing_to_do(workdir: Path, config: dict, first_run) ->
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Nothing to be done" in done.stderr
     assert job_counts(done.stdout + done.stderr) == {}
+
+
+def _checkout_copy(folder: Path) -> Path:
+    """The workflow and its package copied (modification times kept, as a checkout moved)."""
+    folder.mkdir(parents=True)
+    for name in ("Snakefile", "workflow", "config", "envs", "profiles"):
+        source = REPO / name
+        if source.is_dir():
+            shutil.copytree(source, folder / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, folder / name)
+    return folder
+
+
+def test_a_code_change_plans_again_the_jobs_that_run_that_code(
+    workdir: Path, config: dict, first_run, tmp_path: Path
+) -> None:
+    checkout = _checkout_copy(tmp_path / "checkout")
+
+    # the tables read the published numbers in the checkout's config/references/: another
+    # checkout is another set of input files for them (not code)
+    tables = {"aggregate", "summarize", "all"}
+
+    def planned() -> dict[str, int]:
+        done = run_snakemake(workdir, config, "-n", repo=checkout)
+        assert done.returncode == 0, done.stderr[-3000:]
+        counts = job_counts(done.stdout + done.stderr)
+        return {rule: n for rule, n in counts.items() if rule not in tables}
+
+    # the same code elsewhere: the keys do not depend on where the checkout is
+    assert planned() == {}
+    package = checkout / "workflow" / "scripts" / "mte"
+    scoring = package / "families" / "pairs" / "scoring.py"
+    original = scoring.read_text(encoding="utf-8")
+    scoring.write_text(original + "\nSCORING_CHANGED = True\n", encoding="utf-8")
+    # 3 XNLI and 2 PAWS-X languages: their score jobs, and what reads the scores; no
+    # fine-tune, no prediction, no data
+    languages = len(config["tasks"]["xnli"]["languages"]) + len(
+        config["tasks"]["pawsx"]["languages"]
+    )
+    counts = planned()
+    assert counts["score"] == languages
+    assert not {"download", "tokenize", "finetune", "predict"} & set(counts)
+    # a comment is not code
+    scoring.write_text(original + "\n# a comment changes no result\n", encoding="utf-8")
+    assert planned() == {}
+    scoring.write_text(original, encoding="utf-8")
+    # a reader: the data jobs of its family's tasks, and everything that follows them
+    readers = package / "families" / "pairs" / "readers.py"
+    readers.write_text(readers.read_text(encoding="utf-8") + "\nREADER_CHANGED = 1\n")
+    counts = planned()
+    assert counts["download"] >= languages and counts["finetune"] == 2
+    assert counts["predict"] == counts["score"] == languages
 
 
 def test_adding_a_language_reruns_only_that_language(

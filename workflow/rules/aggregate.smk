@@ -28,6 +28,7 @@ rule aggregate:
     resources:
         **job_resources("light"),
     params:
+        code=code_of("aggregate.py"),
         languages=lambda wc: task_languages(wc.task, config),
         statistics=config["statistics"],
         # the data note under the report's table (source, subset)
@@ -67,6 +68,7 @@ rule summarize:
     resources:
         **job_resources("light"),
     params:
+        code=code_of("summarize.py"),
         tasks=lambda wc: suite_tasks(wc.suite),
         # tasks run on the bundled demo data: every file of the table says so
         demo_tasks=lambda wc: [
@@ -99,6 +101,8 @@ rule describe_run:
     threads: 1
     resources:
         **job_resources("light"),
+    params:
+        code=code_of("describe_run.py"),
     script:
         "../scripts/describe_run.py"
 
@@ -127,6 +131,7 @@ rule analyze:
     resources:
         **job_resources("light"),
     params:
+        code=code_of("analyze.py"),
         demo_tasks=lambda wc: [
             t for t in evaluated_tasks() if task_config(t).get("source") == "demo"
         ],

@@ -34,6 +34,7 @@ from mte.config import (  # noqa: E402
     translation_source,
 )
 from mte.analyses import ANALYSES  # noqa: E402
+from mte.code_digest import ALL_ROLES, code_digest  # noqa: E402
 from mte.data import released_files  # noqa: E402
 from mte.errors import MteError  # noqa: E402
 from mte.references import find_reference, load_references  # noqa: E402
@@ -42,7 +43,14 @@ from mte.settings import (
     model_setting,
     wildcard_pattern,
 )  # noqa: E402
-from mte.registry import TASKS, all_suites, family_of, get_task  # noqa: E402
+from mte.registry import (  # noqa: E402
+    TASKS,
+    all_suites,
+    family_of,
+    family_package_of,
+    get_task,
+    spec_module_of,
+)
 from mte.taskspec import SPLITS, TRANSLATED_SPLITS  # noqa: E402
 from mte.translation import (
     translator_folder,
@@ -71,12 +79,17 @@ def _check_configuration():
     try:
         type_command_line_values(config, workflow.config_settings.config)
         references()
-        check_configuration(config, Path(workflow.basedir) / "config" / "schema.yaml")
+        notes = check_configuration(
+            config, Path(workflow.basedir) / "config" / "schema.yaml"
+        )
     except MteError as err:
         # one line, naming the key: Snakemake's frame around a WorkflowError (its file, line
         # and our call stack) says nothing about the config
         print(f"Configuration error: {err}", file=sys.stderr)
         sys.exit(1)
+    for note in notes:
+        # a step the workflow cannot do, in one line, instead of a stop on a missing file
+        print(f"Note: {note}", file=sys.stderr)
 
 
 _check_configuration()
@@ -129,6 +142,28 @@ def model_entry(name):
 
 
 RESOURCE_KEYS = ("mem_mb", "runtime", "gpu")
+
+
+def code_of(script, *roles):
+    """A rule's ``code`` param: the digest of its script and of the package code its jobs run
+    (mte.code_digest), narrowed to the job's task's spec and family and to the parts of a
+    family that ``roles`` name (read, features, model, score; none given: every part), and,
+    for a job that reads data, the task's demo data shipped in the package. A change to that
+    code changes the param, and Snakemake plans the job again."""
+    script_path = Path(workflow.basedir) / "workflow" / "scripts" / script
+    chosen = frozenset(roles) if roles else ALL_ROLES
+
+    def code(wildcards):
+        task = wildcards.get("task")
+        if not task:
+            return code_digest(script_path, chosen)
+        spec = get_task(task)
+        demo = f"demo/{task}" if "read" in roles else None
+        return code_digest(
+            script_path, chosen, family_package_of(spec), spec_module_of(task), demo
+        )
+
+    return code
 
 
 def runs_locally(group):

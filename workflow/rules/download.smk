@@ -18,6 +18,7 @@ rule download:
     resources:
         **job_resources("prepare"),
     params:
+        code=code_of("download.py", "read"),
         source=lambda wc: source_params(wc.task, wc.split),
         translation=translation_params,
     script:
@@ -55,6 +56,7 @@ rule fetch_translation_model:
     resources:
         **job_resources("prepare"),
     params:
+        code=code_of("fetch_translation_model.py"),
         hub=lambda wc: translator_on_hub(wc.translator),
     script:
         "../scripts/fetch_translation_model.py"
@@ -79,6 +81,7 @@ rule fetch_release:
     resources:
         **job_resources("prepare"),
     params:
+        code=code_of("fetch_release.py"),
         languages=lambda wc: release_languages(wc.task, config),
         folder=lambda wc: RELEASE_DIR.format(task=wc.task),
         mirror=config["release_mirror"],

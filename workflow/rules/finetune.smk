@@ -17,6 +17,7 @@ rule finetune:
     resources:
         **job_resources("finetune"),
     params:
+        code=code_of("finetune.py", "model"),
         hp=lambda wc: hyperparameters(wc.task),
         # outside the output, so that a failed or killed job keeps it and a rerun resumes
         checkpoints=lambda wc: f"{run_dir(wc)}/checkpoints",
@@ -37,6 +38,7 @@ use rule finetune as finetune_per_language with:
     wildcard_constraints:
         setting=wildcard_pattern(per_language=True),
     params:
+        code=code_of("finetune.py", "model"),
         hp=lambda wc: hyperparameters(wc.task),
         checkpoints=lambda wc: f"{run_dir(wc)}/checkpoints/{wc.lang}",
         device=config["device"],

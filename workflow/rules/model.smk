@@ -12,6 +12,7 @@ rule prepare_model:
     resources:
         **job_resources("prepare"),
     params:
+        code=code_of("prepare_model.py"),
         model=lambda wc: model_entry(wc.model),
     script:
         "../scripts/prepare_model.py"

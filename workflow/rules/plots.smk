@@ -19,6 +19,8 @@ rule plot_heatmap:
     threads: 1
     resources:
         **job_resources("light"),
+    params:
+        code=code_of("plot.py"),
     script:
         "../scripts/plot.py"
 
@@ -44,6 +46,8 @@ rule plot_transfer_gaps:
     threads: 1
     resources:
         **job_resources("light"),
+    params:
+        code=code_of("plot.py"),
     script:
         "../scripts/plot.py"
 
@@ -74,6 +78,7 @@ rule plot_against_published:
     resources:
         **job_resources("light"),
     params:
+        code=code_of("plot.py"),
         metric=lambda wc: get_task(wc.task).primary_metric,
     script:
         "../scripts/plot.py"
@@ -103,6 +108,8 @@ rule plot_training:
     threads: 1
     resources:
         **job_resources("light"),
+    params:
+        code=code_of("plot.py"),
     script:
         "../scripts/plot.py"
 

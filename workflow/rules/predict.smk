@@ -16,6 +16,7 @@ rule predict:
     resources:
         **job_resources("predict"),
     params:
+        code=code_of("predict.py", "model"),
         batch_size=lambda wc: hyperparameters(wc.task)["eval_batch_size"],
         device=config["device"],
         precision=config["inference_precision"],
@@ -47,6 +48,7 @@ rule embed_pool:
     resources:
         **job_resources("embed"),
     params:
+        code=code_of("embed_pool.py"),
         languages=lambda wc: task_languages(wc.task, config),
         layers=lambda wc: task_config(wc.task)["layers"],
         batch_size=lambda wc: task_config(wc.task)["batch_size"],
@@ -78,6 +80,7 @@ rule retrieve:
     resources:
         **job_resources("embed"),
     params:
+        code=code_of("retrieve.py"),
         layers=lambda wc: task_config(wc.task)["layers"],
         batch_size=lambda wc: task_config(wc.task)["batch_size"],
         device=config["device"],

@@ -31,6 +31,7 @@ use rule score as score_pseudo_test with:
     wildcard_constraints:
         setting="zero-shot",
     params:
+        code=code_of("score.py", "score"),
         split="pseudo-test",
         statistics=score_statistics(),
 
@@ -60,6 +61,7 @@ rule pseudo_test_table:
     resources:
         **job_resources("light"),
     params:
+        code=code_of("pseudo_test.py"),
         languages=lambda wc: pseudo_test_languages(wc.task),
     script:
         "../scripts/pseudo_test.py"

@@ -19,6 +19,7 @@ rule score:
     resources:
         **job_resources("light"),
     params:
+        code=code_of("score.py", "score"),
         split=evaluated_split,
         statistics=score_statistics(),
     script:

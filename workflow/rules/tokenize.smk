@@ -20,6 +20,7 @@ rule tokenize:
         # of one grouped job run side by side
         tokenize_slots=1,
     params:
+        code=code_of("tokenize_examples.py", "features"),
         max_length=lambda wc: hyperparameters(wc.task)["max_length"],
         label_subword=lambda wc: label_subword(wc.task),
         doc_stride=lambda wc: task_config(model_task(wc.task)).get("doc_stride", 128),

@@ -20,7 +20,9 @@ with rule_logging(snakemake) as log:
     )
     # a retrieval task's encoder is the pretrained model unless it embeds with a fine-tune
     finetuned = None if inp.model == inp.base_model else inp.model
-    record["provenance"] = result_provenance(inp.base_model, finetuned, inp.data_meta)
+    record["provenance"] = result_provenance(
+        inp.base_model, finetuned, inp.data_meta, code=snakemake.params.code
+    )
     # the per-example predictions behind the score (their format: docs/outputs.md)
     record["predictions"] = str(inp.predictions)
     write_json(snakemake.output[0], record)

@@ -55,12 +55,27 @@ def environment() -> dict[str, Any]:
     return {"packages": package_versions(), "hardware": hardware()}
 
 
+def code_record(digest: str | None) -> dict[str, Any]:
+    """This package's version and the digest of the code a job ran (mte.code_digest)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        installed = version("mte")
+    except PackageNotFoundError:  # run from a checkout without installing it
+        installed = None
+    return {"package": "mte", "version": installed, "digest": digest}
+
+
 def result_provenance(
-    base_model_dir: str | Path, finetuned_dir: str | Path | None, data_meta: Iterable[str | Path]
+    base_model_dir: str | Path,
+    finetuned_dir: str | Path | None,
+    data_meta: Iterable[str | Path],
+    code: str | None = None,
 ) -> dict[str, Any]:
     """Everything a score depends on: model source and checksum or revision, the fine-tune's
     hyper-parameters and seed (None for the retrieval tasks, which do not fine-tune), the data
-    sources with checksums, package versions, hardware."""
+    sources with checksums (each with its hub commit or release checksums), this package's
+    version and the digest of the scoring code (``code``), package versions, hardware."""
     from mte.io import read_json
     from mte.models import MODEL_RECORD
 
@@ -77,5 +92,6 @@ def result_provenance(
         "model": read_json(Path(base_model_dir) / MODEL_RECORD),
         "training": training,
         "data": [read_json(path) for path in data_meta],
+        "code": code_record(code),
         **environment(),
     }

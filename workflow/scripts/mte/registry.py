@@ -8,6 +8,7 @@ nothing below the specs imports it."""
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import inspect
 import pkgutil
@@ -207,10 +208,26 @@ def get_task(name: str, key: str = "tasks") -> Task:
     try:
         return TASKS[name]
     except KeyError:
+        near = difflib.get_close_matches(name, TASKS, n=1, cutoff=0.6)
+        hint = f"; did you mean '{near[0]}'?" if near else ""
         raise ConfigError(
             f"{key}.{name}",
-            f"unknown task '{name}' (known tasks: {', '.join(sorted(TASKS))})",
+            f"unknown task '{name}'{hint} (known tasks: {', '.join(sorted(TASKS))})",
         ) from None
+
+
+@cache
+def spec_module_of(name: str) -> str:
+    """The spec module that defines task ``name`` (mte.specs.xnli): the code of its spec."""
+    for spec in spec_modules():
+        if any(task.name == name for task in getattr(spec, "TASKS", ())):
+            return spec.__name__
+    raise KeyError(name)
+
+
+def family_package_of(task: Task) -> str:
+    """The package of the task's family (mte.families.pairs): the code of its family."""
+    return type(family_of(task)).__module__
 
 
 def family_of(task: Task) -> TaskFamily:
