@@ -53,7 +53,11 @@ def test_languages_default_to_the_source() -> None:
 @pytest.mark.parametrize(
     ("config", "key", "message"),
     [
-        (_with(tasks={"xnlii": {"source": "demo"}}), "tasks.xnlii", "unknown task 'xnlii'"),
+        (
+            _with(tasks={"xnlii": {"source": "demo"}}),
+            "tasks.xnlii",
+            "unknown task 'xnlii'; did you mean 'xnli'? (known tasks: ",
+        ),
         (
             _with(tasks__xnli__languages=["en", "xx"]),
             "tasks.xnli.languages",
@@ -66,6 +70,13 @@ def test_languages_default_to_the_source() -> None:
         ),
         (
             _with(tasks__xnli={"source": "files", "path": "/nonexistent", "eval_split": "test"}),
+            "tasks.xnli.path",
+            "the folder /nonexistent does not exist (give the folder that holds the released "
+            "files: docs/running.md, 'Running on local files')",
+        ),
+        (
+            # the folder is there, the file is not
+            _with(tasks__xnli={"source": "files", "path": "/", "eval_split": "test"}),
             "tasks.xnli.path",
             "no train file for XNLI language 'en'",
         ),
@@ -293,9 +304,10 @@ def test_results_folders_part_what_differs_and_share_what_agrees() -> None:
     other_folder["tasks"]["xnli"]["path"] = "/data/xnli-1.0"
     assert _keys("xnli", folder)[0].startswith("files-")
     assert len({_keys("xnli", c)[0] for c in (demo, folder, other_folder)}) == 3
-    assert _keys("xnli", {"tasks": {"xnli": {"source": "hub"}}})[0] == "hub"
+    hub = _keys("xnli", {"tasks": {"xnli": {"source": "hub"}}})[0]
+    assert hub.startswith("hub-")
     pinned = {"tasks": {"xnli": {"source": "hub", "revision": "abc"}}}
-    assert _keys("xnli", pinned)[0].startswith("hub-")
+    assert _keys("xnli", pinned)[0].startswith("hub-") and _keys("xnli", pinned)[0] != hub
 
     faster = copy.deepcopy(demo)
     faster["tasks"]["xnli"]["hyperparameters"]["learning_rate"] = 5e-5
@@ -307,6 +319,35 @@ def test_results_folders_part_what_differs_and_share_what_agrees() -> None:
     more["tasks"]["xnli"].update(languages=["en", "de"], settings=["zero-shot"], pseudo_test=True)
     more["seeds"] = [1, 2, 3]
     assert _keys("xnli", more) == (data, tokens, variant)
+
+
+def test_a_new_pin_or_protocol_version_in_the_spec_is_new_data(monkeypatch) -> None:
+    """The data folder holds what the source pins: the hub commit a spec reads, a release's
+    checksums, the task's protocol version; a change to any of them is new data, and so new
+    features and fine-tunes (their folders start with the data's)."""
+    import dataclasses
+
+    from mte.registry import TASKS
+
+    hub = {"tasks": {"xnli": {"source": "hub"}}}
+    before = _keys("xnli", hub)
+    xnli = TASKS["xnli"]
+    repinned = dataclasses.replace(xnli.hub_repos[0], revision="0" * 40)
+    monkeypatch.setitem(TASKS, "xnli", dataclasses.replace(xnli, hub_repos=(repinned,)))
+    after = _keys("xnli", hub)
+    assert after[0] != before[0] and after[1].startswith(after[0]) and after[2] != before[2]
+    monkeypatch.setitem(TASKS, "xnli", dataclasses.replace(xnli, version=2))
+    assert _keys("xnli", hub)[0] not in (before[0], after[0])
+    # a release: its checksums
+    from mte.config import data_key
+
+    release = {"tasks": {"xquad": {"source": "release"}}}
+    first = data_key("xquad", release)
+    xquad = TASKS["xquad"]
+    files = (dataclasses.replace(xquad.release.files[0], sha256="1" * 64), *xquad.release.files[1:])
+    other = dataclasses.replace(xquad.release, files=files)
+    monkeypatch.setitem(TASKS, "xquad", dataclasses.replace(xquad, release=other))
+    assert first.startswith("release-") and data_key("xquad", release) != first
 
 
 def test_a_task_evaluating_a_shared_fine_tune_follows_it() -> None:

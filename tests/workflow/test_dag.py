@@ -10,7 +10,7 @@ import yaml
 
 from mte.config import check_configuration
 from mte.errors import ConfigError
-from mte.registry import all_suites, get_task
+from mte.registry import all_suites
 from tests.workflow.snakemake_runner import REPO, job_counts, run_snakemake
 
 pytestmark = pytest.mark.workflow
@@ -33,35 +33,18 @@ def test_xtreme_config_builds_its_dag_offline(tmp_path: Path) -> None:
     assert not (tmp_path / "resources").exists()
 
 
-def _xtreme_r_files(download: Path) -> None:
-    """Placeholders, in their formats, of the files config/xtreme-r.yaml reads from
-    download/: a UD treebank folder per language (English with train and dev), Tatoeba's 41
-    pairs, XQuAD-R's 11 files and Mewsli-X's candidate set, mentions and Wikipedia pairs."""
-    from mte.specs.tatoeba import FILE_CODES
-    from tests.workflow.tiny_data import write_lines, write_mewslix, write_xquad_r
-
-    suite = all_suites()["xtreme_r"]
-    word = "1\tx\tx\tNOUN\t_\t_\t0\troot\t_\t_"
-    for language in suite.task_languages(get_task("udpos")):
-        for split in ("train", "dev", "test") if language == "en" else ("test",):
-            name = f"UD_{language}-X/{language}_x-ud-{split}.conllu"
-            write_lines(download / "ud-treebanks" / name, [word, ""])
-    for language in suite.task_languages(get_task("tatoeba")):
-        code = FILE_CODES[language]
-        for side in (code, "eng"):
-            write_lines(download / "tatoeba" / f"tatoeba.{code}-eng.{side}", ["x"])
-    write_xquad_r(download / "lareqa")
-    for language in get_task("lareqa").languages:
-        english = (download / "lareqa" / "en.json").read_text()
-        (download / "lareqa" / f"{language}.json").write_text(english)
-    write_mewslix(download / "mewslix")
-
-
-def test_xtreme_r_config_builds_its_dag_offline(tmp_path: Path) -> None:
-    _xtreme_r_files(tmp_path / "download")
+def test_xtreme_r_config_builds_its_dag_offline_from_nothing(tmp_path: Path) -> None:
+    """No download/ tree: the hub and the releases' URLs for every task, and for Mewsli-X,
+    whose files no URL gives, one line naming the step instead of a stop."""
     done = run_snakemake(tmp_path, REPO / "config" / "xtreme-r.yaml", "-n")
     assert done.returncode == 0, done.stderr[-3000:]
-    counts = job_counts(done.stdout + done.stderr)
+    output = done.stdout + done.stderr
+    notes = [line for line in output.splitlines() if line.startswith("Note: ")]
+    assert len(notes) == 1 and "download/mewslix does not exist yet" in notes[0]
+    assert "get-mewsli-x.sh" in notes[0]
+    counts = job_counts(output)
+    # UD-POS (LINDAT's two archives), Tatoeba and LAReQA from their release URLs
+    assert counts["fetch_release"] == 3
     models = len(yaml.safe_load((REPO / "config" / "xtreme-r.yaml").read_text())["models"])
     # evaluate.py's XTREME-R languages: XNLI 15, XCOPA 11 (and Social IQa's English dev),
     # UD-POS 38, PAN-X 48, XQuAD 12, MLQA 7, TyDiQA 9

@@ -1,5 +1,6 @@
 """source: release through a mirror on loopback, run by the real workflow: XQuAD and XCOPA
-(with SuperGLUE's COPA.zip for English) fetched by rule fetch_release from a mirror laid out as
+(with SuperGLUE's COPA.zip for English), and the releases config/xtreme-r.yaml reads (UD-POS's
+LINDAT archives, Tatoeba, LAReQA), fetched by rule fetch_release from a mirror laid out as
 ``<host>/<path>``, built from ../shared/data, and read by the download jobs; every count equal
 to an independent count of the files."""
 
@@ -9,6 +10,7 @@ import functools
 import http.server
 import json
 import re
+import tarfile
 import threading
 import zipfile
 from pathlib import Path
@@ -26,6 +28,31 @@ pytestmark = [
 
 XQUAD = ["en", "de", "es", "zh", "ru", "ar", "ro"]
 XCOPA = ["et", "id", "zh"]
+TATOEBA = {"de": "deu", "lt": "lit"}
+LAREQA = ["de", "en"]
+LINDAT = "lindat.mff.cuni.cz/repository/xmlui/bitstream/handle/11234"
+# the treebanks in each archive: (folder, its CoNLL-U files in ../shared/data); English's
+# training set is its dev set here (EWT's train is not among the shared files)
+UD_25 = {"UD_German-GSD": ["ud/de_gsd-ud-test.conllu", "ud/de_gsd-ud-dev.conllu"],
+         "UD_English-EWT": ["ud/en_ewt-ud-dev.conllu", "ud/en_ewt-ud-test.conllu"]}  # fmt: skip
+UD_27 = {
+    "UD_Lithuanian-HSE": ["ud-2.7/UD_Lithuanian-HSE/lt_hse-ud-test.conllu"],
+    "UD_Lithuanian-ALKSNIS": ["ud-2.7/UD_Lithuanian-ALKSNIS/lt_alksnis-ud-test.conllu"],
+}
+
+
+def _treebanks(path: Path, version: str, treebanks: dict[str, list[str]]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(path, "w:gz") as archive:
+        for folder, files in treebanks.items():
+            for name in files:
+                member = f"ud-treebanks-v{version}/{folder}/{Path(name).name}"
+                archive.add(SHARED_DATA / name, member)
+        if version == "2.5":  # English's training set
+            archive.add(
+                SHARED_DATA / "ud/en_ewt-ud-dev.conllu",
+                "ud-treebanks-v2.5/UD_English-EWT/en_ewt-ud-train.conllu",
+            )
 
 
 def _mirror(root: Path) -> None:
@@ -47,6 +74,25 @@ def _mirror(root: Path) -> None:
     with zipfile.ZipFile(copa / "COPA.zip", "w") as archive:
         for split in ("train", "val", "test"):
             archive.write(SHARED_DATA / f"copa/COPA/{split}.jsonl", f"COPA/{split}.jsonl")
+    _treebanks(root / LINDAT / "1-3105/ud-treebanks-v2.5.tgz", "2.5", UD_25)
+    _treebanks(root / LINDAT / "1-3424/ud-treebanks-v2.7.tgz", "2.7", UD_27)
+    laser = root / "raw.githubusercontent.com/facebookresearch/LASER/main/data/tatoeba/v1"
+    laser.mkdir(parents=True)
+    for code in TATOEBA.values():
+        for side in (code, "eng"):
+            name = f"tatoeba.{code}-eng.{side}"
+            (laser / name).write_bytes((SHARED_DATA / f"tatoeba/{name}").read_bytes())
+    lareqa = root / "raw.githubusercontent.com/google-research-datasets/lareqa/master/xquad-r"
+    lareqa.mkdir(parents=True)
+    for lang in LAREQA:
+        name = f"{lang}.json"
+        (lareqa / name).write_bytes((SHARED_DATA / f"lareqa/xquad-r/{name}").read_bytes())
+
+
+def _sentences(path: Path) -> int:
+    """CoNLL-U sentences: blocks of lines with at least one word line."""
+    blocks = path.read_text(encoding="utf-8").split("\n\n")
+    return sum(1 for b in blocks if any(line[:1].isdigit() for line in b.splitlines()))
 
 
 def _questions(path: Path) -> int:
@@ -85,6 +131,9 @@ def mirrored_run(tmp_path_factory: pytest.TempPathFactory):
             "squad": {"source": "files", "path": str(squad)},
             "xquad": {"source": "release", "languages": XQUAD},
             "xcopa": {"source": "release", "languages": XCOPA},
+            "udpos": {"source": "release", "languages": ["de", "lt"]},
+            "tatoeba": {"source": "release", "languages": list(TATOEBA)},
+            "lareqa": {"source": "release", "languages": LAREQA},
         },
         "release_mirror": f"http://127.0.0.1:{httpd.server_address[1]}",
         "seeds": [1],
@@ -99,8 +148,9 @@ def test_the_mirror_serves_every_file_once_and_the_counts_match(mirrored_run) ->
     workdir, config, done, served = mirrored_run
     assert done.returncode == 0, done.stderr[-3000:]
     counts = job_counts(done.stdout + done.stderr)
-    assert counts["fetch_release"] == 2
-    assert len(served) == len(set(served)) == len(XQUAD) + 2 * len(XCOPA) + 1
+    assert counts["fetch_release"] == 5
+    files = len(XQUAD) + 2 * len(XCOPA) + 1 + 2 + 2 * len(TATOEBA) + len(LAREQA)
+    assert len(served) == len(set(served)) == files
     filled = with_schema_defaults(config, REPO / "config" / "schema.yaml")
     for lang in XQUAD:
         folder = workdir / "resources/data/xquad" / data_key("xquad", filled) / lang
@@ -122,6 +172,33 @@ def test_the_mirror_serves_every_file_once_and_the_counts_match(mirrored_run) ->
             (workdir / f"resources/data/xcopa/{key}/en/{split}.meta.json").read_text()
         )
         assert meta["count"] == _lines(SHARED_DATA / f"copa/COPA/{name}.jsonl")
+    key = data_key("udpos", filled)
+    expected = {
+        "de": _sentences(SHARED_DATA / "ud/de_gsd-ud-test.conllu"),
+        # XTREME merges every treebank of a language: Lithuanian's two, from UD v2.7
+        "lt": sum(_sentences(SHARED_DATA / name) for name in sum(UD_27.values(), [])),
+    }
+    for lang, count in expected.items():
+        meta = json.loads(
+            (workdir / f"resources/data/udpos/{key}/{lang}/test.meta.json").read_text()
+        )
+        assert meta["count"] == count, lang
+    key = data_key("tatoeba", filled)
+    for lang, code in TATOEBA.items():
+        meta = json.loads(
+            (workdir / f"resources/data/tatoeba/{key}/{lang}/test.meta.json").read_text()
+        )
+        assert meta["count"] == _lines(SHARED_DATA / f"tatoeba/tatoeba.{code}-eng.{code}")
+    key = data_key("lareqa", filled)
+    for lang in LAREQA:
+        meta = json.loads(
+            (workdir / f"resources/data/lareqa/{key}/{lang}/test.meta.json").read_text()
+        )
+        assert meta["count"] == _questions(SHARED_DATA / f"lareqa/xquad-r/{lang}.json")
+    # only the asked languages' treebanks were extracted
+    extracted = sorted(p.name for p in (workdir / "resources/releases/udpos").rglob("*.conllu"))
+    archived = [Path(n).name for n in sum([*UD_25.values(), *UD_27.values()], [])]
+    assert extracted == sorted([*archived, "en_ewt-ud-train.conllu"])
     # COPA.zip could not be pinned: its checksum was recorded at this first download
     recorded = (workdir / "resources/releases/xcopa/.recorded.sha256").read_text()
     assert recorded.endswith("  COPA.zip\n")

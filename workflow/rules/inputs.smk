@@ -68,15 +68,16 @@ def source_params(task, split):
 def get_download_inputs(wc):
     """What a download job reads: a release's fetched record (ancient: a language added later
     fetches its files without rerunning the languages read before; the data key already holds
-    the release's checksums), or the released files of a folder (files, demo), so that a file
-    changed on disk reruns its job."""
+    the release's checksums), or the released files of a folder (source: files), so that a
+    file changed on disk reruns its job (the demo's data, shipped in the package, is in the
+    job's code param instead: its path moves with the checkout)."""
     cfg = task_config(wc.task)
     if wc.split in TRANSLATED_SPLITS:
         return []
     if cfg["source"] == "release":
         key = release_key(wc.task, config)
         return [ancient(RELEASE_RECORD.format(task=wc.task, release=key))]
-    if cfg["source"] in ("files", "demo"):
+    if cfg["source"] == "files":
         return released_files(get_task(wc.task), cfg, wc.lang, wc.split)
     return []
 
@@ -279,7 +280,12 @@ def get_pool_data(wc):
     the evaluated split of every configured language, in the config's order."""
     pool_file = family_of(get_task(wc.task)).pool_file
     if pool_file:
-        return [str(Path(config["tasks"][wc.task].get("path") or ".") / pool_file)]
+        folder = Path(config["tasks"][wc.task].get("path") or ".")
+        # a folder that awaits a step no URL can do (the dry run's note names it): planned
+        # without it; the job says what to do if it is reached first
+        if not folder.is_dir() and get_task(wc.task).manual_step:
+            return []
+        return [str(folder / pool_file)]
     return [
         data_path(wc.task, lang, eval_split(wc.task))
         for lang in task_languages(wc.task, config)

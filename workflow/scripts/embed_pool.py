@@ -3,6 +3,7 @@ sentences; Mewsli-X: its candidate set), embedded once for every language's quer
 
 import numpy as np
 
+from mte.errors import MteError
 from mte.io import write_json
 from mte.logs import rule_logging, summary
 from mte.registry import family_of, get_task
@@ -18,6 +19,8 @@ with rule_logging(snakemake) as log:
         "base_model": snakemake.input.base_model,
     }
     inputs, languages = list(snakemake.input.data), list(params.languages)
+    if not inputs:
+        raise MteError(f"{task.title}: its pool's files are not there yet: {task.manual_step}")
     pool = family_of(task).build_pool(snakemake.input.model, inputs, languages, options)
     with open(snakemake.output.vectors, "wb") as out:
         np.savez(out, **pool.pop("vectors"))

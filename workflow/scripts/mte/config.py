@@ -326,8 +326,9 @@ def check_shared_finetunes(config: dict[str, Any]) -> None:
                 )
 
 
-def check_config(config: dict[str, Any]) -> None:
-    """Raise one :class:`ConfigError` naming the key of the first problem found."""
+def check_config(config: dict[str, Any]) -> list[str]:
+    """Raise one :class:`ConfigError` naming the key of the first problem found; return the
+    notes a run should print (a task whose files await a step no URL can do)."""
     _check_models(config["models"])
     for setting in config["settings"]:
         if setting not in SETTINGS:
@@ -337,8 +338,14 @@ def check_config(config: dict[str, Any]) -> None:
     if not config["tasks"]:
         raise ConfigError("tasks", "no task to run")
     _check_baseline(config)
+    # tasks awaiting one step in one folder are one note
+    awaiting: dict[str, list[str]] = {}
     for task_name in config["tasks"]:
-        _check_task(task_name, config)
+        note = _check_task(task_name, config)
+        if note:
+            title, _, step = note.partition(": ")
+            awaiting.setdefault(step, []).append(title)
+    return [f"{', '.join(titles)}: {step}" for step, titles in awaiting.items()]
 
 
 def _check_models(models: list[dict[str, Any]]) -> None:
@@ -375,7 +382,7 @@ def _check_baseline(config: dict[str, Any]) -> None:
         )
 
 
-def _check_task(task_name: str, config: dict[str, Any]) -> None:
+def _check_task(task_name: str, config: dict[str, Any]) -> str | None:
     """One task's entry: its languages, the tasks it needs beside it, its settings, and a
     source that holds every split its runs read."""
     task, task_cfg = get_task(task_name), config["tasks"][task_name]
@@ -416,11 +423,24 @@ def _check_task(task_name: str, config: dict[str, Any]) -> None:
                 f"{task.title} is a training set only: configure a task that evaluates its "
                 f"fine-tunes ({', '.join(known)})",
             )
-    family_of(task).check_task_config(task, task_cfg, key)
     _check_settings(task, config)
+    awaited = _awaited_step(task, task_cfg)
+    if awaited:
+        # its files (and what the family checks in them) are not there yet
+        return awaited
+    family_of(task).check_task_config(task, task_cfg, key)
     if task_cfg.get("pseudo_test"):
         _check_translations(task, task_cfg, key, f"{key}.pseudo_test", "pseudo-test")
-    _check_source(task, config)
+    return _check_source(task, config)
+
+
+def _awaited_step(task: Any, task_cfg: dict[str, Any]) -> str | None:
+    """The note for a task whose folder does not exist yet and whose released files need a
+    step no URL can do (Mewsli-X's get-mewsli-x.sh): the step, in one line."""
+    folder = task_cfg.get("path")
+    if task_cfg["source"] == "files" and folder and not Path(folder).is_dir() and task.manual_step:
+        return f"{task.title}: {folder} does not exist yet: {task.manual_step}"
+    return None
 
 
 def _dual_encoder_tasks() -> list[str]:
@@ -522,8 +542,10 @@ def _check_settings(task: Any, config: dict[str, Any]) -> None:
             )
 
 
-def _check_source(task: Any, config: dict[str, Any]) -> None:
-    """The task's source holds every split its runs read (files on disk, hub locations)."""
+def _check_source(task: Any, config: dict[str, Any]) -> str | None:
+    """The task's source holds every split its runs read (files on disk, hub locations). A
+    folder that does not exist yet, of a task whose released files need a step no URL can do
+    (Mewsli-X's dump processing), is a note naming the step, not an error."""
     task_cfg, key = config["tasks"][task.name], f"tasks.{task.name}"
     if task_cfg["source"] == "demo" and not task.demo_languages:
         raise ConfigError(f"{key}.source", f"{task.title} has no demo data; use hub or files")
@@ -539,7 +561,7 @@ def _check_source(task: Any, config: dict[str, Any]) -> None:
         raise ConfigError(f"{key}.path", "source 'files' needs 'path' (a folder)")
     if task_cfg["source"] == "release":
         _check_release(task, task_cfg, key, config)
-        return
+        return None
     for language, split in needed_splits(task.name, config):
         if split in TRANSLATED_SPLITS:
             if task_cfg["translations"].get("source", "files") == "files":
@@ -548,6 +570,7 @@ def _check_source(task: Any, config: dict[str, Any]) -> None:
             resolve_files(task, task_cfg, language, split)
         elif task_cfg["source"] == "hub":
             hub_location(task, language, split)
+    return None
 
 
 def _check_release(task: Any, task_cfg: dict[str, Any], key: str, config) -> None:
@@ -555,10 +578,9 @@ def _check_release(task: Any, task_cfg: dict[str, Any], key: str, config) -> Non
     the keys that only a local folder takes are not given."""
     if task.release is None:
         sources = "hub or files" if task.hub_id else "files"
+        why = f" ({task.no_release})" if task.no_release else ""
         raise ConfigError(
-            f"{key}.source",
-            f"{task.title} has no release source here (docs/data-sources.md says why); use "
-            f"{sources}",
+            f"{key}.source", f"{task.title} has no release source here{why}; use {sources}"
         )
     for option in ("path", "files"):
         if task_cfg.get(option):
@@ -756,7 +778,7 @@ def run_name(config: dict[str, Any], configfiles: list[str]) -> str:
     return "default"
 
 
-def check_configuration(config: dict[str, Any], schema_path: str | Path) -> None:
+def check_configuration(config: dict[str, Any], schema_path: str | Path) -> list[str]:
     """Every check of a run's config before any job, in the order a run makes them (the
     Snakefile's checks.smk, after the command line's values are typed and the published
     numbers read): each task known, the schema, fine-tunes shared by name, the schema's
@@ -767,4 +789,4 @@ def check_configuration(config: dict[str, Any], schema_path: str | Path) -> None
     check_schema(config, schema_path)
     check_shared_finetunes(config)
     fill_schema_defaults(config, schema_path)
-    check_config(config)
+    return check_config(config)

@@ -75,6 +75,14 @@ def resolve_files(task: Task, task_cfg: dict[str, Any], language: str, split: st
     """The files of the first candidate that exists, or a :class:`ConfigError` naming what
     was tried."""
     candidates = candidate_files(task, task_cfg, language, split)
+    folder = task_cfg.get("path")
+    if task_cfg["source"] == "files" and folder and not Path(folder).is_dir():
+        step = f"; {task.manual_step}" if task.manual_step else ""
+        raise ConfigError(
+            f"tasks.{task.name}.path",
+            f"the folder {folder} does not exist{step} (give the folder that holds the "
+            "released files: docs/running.md, 'Running on local files')",
+        )
     unlabelled = None
     for candidate in candidates:
         found = _expand(candidate)

@@ -109,6 +109,9 @@ class Task:
     # the authors' released files by URL (source: release), downloaded and then read as the
     # task's files are
     release: Release | None = None
+    # why the task has no release source, where it has none for a reason worth saying
+    # (PAN-X's release is a cloud drive link, not a URL)
+    no_release: str = ""
     # a step no URL can do before the released files exist (Mewsli-X's dump processing): a
     # config naming a folder that does not exist yet gets this line instead of an error
     manual_step: str = ""

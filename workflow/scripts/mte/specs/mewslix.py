@@ -19,6 +19,12 @@ TASKS = (
         # built by google-research's dense_representations_for_entity_retrieval/mel
         # get-mewsli-x.sh from Wikipedia and WikiNews dumps: files only
         hub_id="",
+        # no URL gives the files: google-research/dense_representations_for_entity_retrieval
+        # mel/get-mewsli-x.sh builds them from Wikipedia and WikiNews dumps
+        manual_step="build them with google-research's dense_representations_for_entity_"
+        "retrieval/mel/get-mewsli-x.sh (XTREME-R's download_data.sh, download_mewslix: its "
+        "own conda environment, Wikipedia and WikiNews dumps) and put its output in this "
+        "folder (docs/data-sources.md)",
         settings=("zero-shot",),
         reference="Botha et al. 2020 (Mewsli-X); XTREME-R Table 2",
         # XTREME-R's layout (wikinews_mentions/{split}-{lang}.jsonl, labels apart in

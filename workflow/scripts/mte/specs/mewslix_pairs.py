@@ -20,6 +20,12 @@ TASKS = (
         metrics=("accuracy",),
         # released as files only (get-mewsli-x.sh)
         hub_id="",
+        # no URL gives the files: google-research/dense_representations_for_entity_retrieval
+        # mel/get-mewsli-x.sh builds them from Wikipedia and WikiNews dumps
+        manual_step="build them with google-research's dense_representations_for_entity_"
+        "retrieval/mel/get-mewsli-x.sh (XTREME-R's download_data.sh, download_mewslix: its "
+        "own conda environment, Wikipedia and WikiNews dumps) and put its output in this "
+        "folder (docs/data-sources.md)",
         train_only=True,
         reference="Botha et al. 2020 (Mewsli-X); XTREME-R's Mewsli-X fine-tune",
         files={"train": ("wikipedia_pairs-train.jsonl",), "dev": ("wikipedia_pairs-dev.jsonl",)},
