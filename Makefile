@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORES ?= all
 
-.PHONY: install run leaderboard test test-long test-long-ci test-shapes test-slurm test-browser test-smoke test-real test-protocols real-readme smoke-readme protocols-readme measure-run lint format clean
+.PHONY: data-sources install run leaderboard test test-long test-long-ci test-shapes test-slurm test-browser test-smoke test-real test-protocols real-readme smoke-readme protocols-readme measure-run lint format clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -93,6 +93,10 @@ smoke-readme: $(STAMP)
 # docs/measured/make-run.json and the README's sentence about make run's time from it
 measure-run: $(STAMP)
 	$(BIN)/python tools/measure_run.py
+
+# docs/data-sources.md, from the task specs (each hub source, release URL and checksum)
+data-sources: $(STAMP)
+	$(BIN)/python -m mte.data_sources
 
 # ruff, the architecture contract of .importlinter (layers, families apart, no cycles), snakefmt
 # and Snakemake's own lint

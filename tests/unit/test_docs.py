@@ -209,3 +209,10 @@ def test_the_protocol_tables_are_written_from_their_record() -> None:
     assert expected | {"tatoeba-pretrained"} == set(record["experiments"])
     for name, experiment in record["experiments"].items():
         assert re.fullmatch(r"[0-9a-f]{40}(\+changes)?", experiment["commit"]), name
+
+
+def test_data_sources_is_written_from_the_specs() -> None:
+    from mte.data_sources import document
+
+    written = (REPO / "docs" / "data-sources.md").read_text(encoding="utf-8")
+    assert written == document(REPO), "docs/data-sources.md is stale: run make data-sources"

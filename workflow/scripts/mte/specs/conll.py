@@ -24,6 +24,9 @@ TASKS = (
         },
         file_codes={"en": "eng", "es": "esp", "nl": "ned", "de": "deu"},
         reference="Tjong Kim Sang 2002; Tjong Kim Sang & De Meulder 2003; XLM-R Table 2",
+        no_release="CoNLL-2003's English and German texts are Reuters' and Frankfurter "
+        "Rundschau's, licensed, not downloadable; read the hub's parquet export (en, es, nl) or "
+        "your licensed copy with source: files",
         # eng/esp/ned/deu .train, .testa (development), .testb (test)
         files={"train": ("{code}.train",), "dev": ("{code}.testa",), "test": ("{code}.testb",)},
     ),

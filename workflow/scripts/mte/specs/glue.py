@@ -29,6 +29,7 @@ def glue_task(name: str, title: str, options: PairOptions, **fields) -> Task:
         files=GLUE_FILES,
         group="glue",
         reference="Wang et al. 2019 (GLUE); XLM-R Table 4 (dev)",
+        no_release="the hub's nyu-mll/glue holds every task",
     )
     return Task(**{**defaults, **fields})
 

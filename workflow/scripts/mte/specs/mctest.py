@@ -121,5 +121,7 @@ TASKS = (
             for split in ("train", "dev", "test")
         },
         reference="Richardson et al. 2013 (MCTest)",
+        no_release="no download URL of the release was found that could be checked; give "
+        "MC500's files with source: files",
     ),
 )

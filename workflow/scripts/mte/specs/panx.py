@@ -36,5 +36,7 @@ TASKS = (
         files=XTREME_TAGGING_FILES,
         labelled_release="source: hub (google/xtreme PAN-X.{lang}), or WikiANN with Rahimi et "
         "al.'s splits",
+        no_release="XTREME's download_data.sh asks for AmazonPhotos.zip, saved by hand from a "
+        "cloud drive share: no URL downloads it; read the hub's google/xtreme PAN-X.<lang>",
     ),
 )

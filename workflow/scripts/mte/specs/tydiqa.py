@@ -30,6 +30,9 @@ TASKS = (
         # XTREME fine-tunes on the English TyDiQA-GoldP training set, not on SQuAD
         # (scripts/train.sh: train_qa.sh $MODEL tydiqa; train_qa.sh: tydiqa.en.train.json)
         reference="Clark et al. 2020 (TyDi QA); XTREME Table 2",
+        no_release="the GoldP training file holds every language in one file, which XTREME's "
+        "utils_preprocess.py splits by id; read the hub's google/xtreme tydiqa, split the same "
+        "way, or XTREME's processed files with source: files",
         # XTREME's download layout (tydiqa-goldp-v1.1-train/, tydiqa-goldp-v1.1-dev/), else
         # the files in the folder itself; GoldP's dev set is the benchmark's test set
         files={
