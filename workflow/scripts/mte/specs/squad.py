@@ -7,6 +7,19 @@ from mte.specs._hub import SQUAD
 from mte.specs._release import released
 from mte.specs._templates import qa_task
 
+# XTREME's download_data.sh (download_squad); the LAReQA dual encoder's pairs read the same files
+SQUAD_RELEASE = Release(
+    files=tuple(
+        released(
+            "squad",
+            f"https://raw.githubusercontent.com/rajpurkar/SQuAD-explorer/master/dataset/{name}",
+            name,
+        )
+        for name in ("train-v1.1.json", "dev-v1.1.json")
+    ),
+    checksums="recorded at the first download (no genuine copy could be reached to pin it)",
+)
+
 TASKS = (
     qa_task(
         QAOptions(normalization="squad"),
@@ -20,18 +33,6 @@ TASKS = (
         train_only=True,
         reference="Rajpurkar et al. 2016 (SQuAD v1.1), the training set of XQuAD and MLQA",
         files={"train": ("train-v1.1.json",), "dev": ("dev-v1.1.json",)},
-        # XTREME's download_data.sh (download_squad)
-        release=Release(
-            files=tuple(
-                released(
-                    "squad",
-                    "https://raw.githubusercontent.com/rajpurkar/SQuAD-explorer/master/dataset/"
-                    f"{name}",
-                    name,
-                )
-                for name in ("train-v1.1.json", "dev-v1.1.json")
-            ),
-            checksums="recorded at the first download (no genuine copy could be reached to pin it)",
-        ),
+        release=SQUAD_RELEASE,
     ),
 )

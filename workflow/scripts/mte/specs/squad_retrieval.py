@@ -4,9 +4,8 @@ dev-v1.1.json as the dev set). A training set only: LAReQA embeds with its fine-
 (``encoder: squad_retrieval``)."""
 
 from mte.families.retrieval import DualEncoderOptions
-from mte.release import Release
 from mte.specs._hub import SQUAD
-from mte.specs._release import released
+from mte.specs.squad import SQUAD_RELEASE
 from mte.taskspec import Task
 
 TASKS = (
@@ -27,18 +26,6 @@ TASKS = (
         train_only=True,
         reference="Rajpurkar et al. 2016 (SQuAD v1.1); XTREME-R's LAReQA fine-tune",
         files={"train": ("train-v1.1.json",), "dev": ("dev-v1.1.json",)},
-        # XTREME's download_data.sh (download_squad)
-        release=Release(
-            files=tuple(
-                released(
-                    "squad",
-                    "https://raw.githubusercontent.com/rajpurkar/SQuAD-explorer/master/dataset/"
-                    f"{name}",
-                    name,
-                )
-                for name in ("train-v1.1.json", "dev-v1.1.json")
-            ),
-            checksums="recorded at the first download (no genuine copy could be reached to pin it)",
-        ),
+        release=SQUAD_RELEASE,
     ),
 )
