@@ -48,6 +48,11 @@ def test_each_kind_of_job_runs_its_part_of_the_family() -> None:
     assert "mte.families.qa" in score and "mte.families.qa.scoring" not in score
 
 
+def test_a_job_that_reads_curves_or_scores_runs_no_part_of_a_family() -> None:
+    plots = _run("plot.py", "none")
+    assert PAIRS in plots and not any(m.startswith(f"{PAIRS}.") for m in plots)
+
+
 def test_a_job_without_a_task_runs_every_spec_and_family() -> None:
     everything = closure(script_modules(SCRIPTS / "aggregate.py"), ALL_ROLES)
     assert "mte.specs.panx" in everything and "mte.families.qa.scoring" in everything

@@ -255,7 +255,7 @@ def test_a_code_change_plans_again_the_jobs_that_run_that_code(
     )
     counts = planned()
     assert counts["score"] == languages
-    assert not {"download", "tokenize", "finetune", "predict"} & set(counts)
+    assert not {"download", "tokenize", "finetune", "predict", "plot_training"} & set(counts)
     # a comment is not code
     scoring.write_text(original + "\n# a comment changes no result\n", encoding="utf-8")
     assert planned() == {}

@@ -147,7 +147,8 @@ RESOURCE_KEYS = ("mem_mb", "runtime", "gpu")
 def code_of(script, *roles):
     """A rule's ``code`` param: the digest of its script and of the package code its jobs run
     (mte.code_digest), narrowed to the job's task's spec and family and to the parts of a
-    family that ``roles`` name (read, features, model, score; none given: every part), and,
+    family that ``roles`` name (read, features, model, score; "none": no part, for a job that
+    reads a fine-tune's curves or the scores only; none given: every part), and,
     for a job that reads data, the task's demo data shipped in the package. A change to that
     code changes the param, and Snakemake plans the job again."""
     script_path = Path(workflow.basedir) / "workflow" / "scripts" / script

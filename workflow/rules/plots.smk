@@ -78,7 +78,7 @@ rule plot_against_published:
     resources:
         **job_resources("light"),
     params:
-        code=code_of("plot.py"),
+        code=code_of("plot.py", "none"),
         metric=lambda wc: get_task(wc.task).primary_metric,
     script:
         "../scripts/plot.py"
@@ -109,7 +109,7 @@ rule plot_training:
     resources:
         **job_resources("light"),
     params:
-        code=code_of("plot.py"),
+        code=code_of("plot.py", "none"),
     script:
         "../scripts/plot.py"
 
