@@ -166,6 +166,7 @@ def script_modules(script: Path) -> list[str]:
     return sorted(found)
 
 
+@cache
 def _module_digest(path: Path) -> str:
     return hashlib.sha256(ast.dump(_tree(path)).encode("utf-8")).hexdigest()
 
