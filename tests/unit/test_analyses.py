@@ -21,7 +21,6 @@ from mte.analyses import (
 from mte.families.pairs.scoring import confusion_matrix
 from mte.families.tagging.metrics import accuracy_by_tag, entity_prf, entity_prf_by_type
 from mte.language_metadata import Language
-from mte.metrics import item_match
 from mte.registry import TASKS
 from tests.scoring_helper import score
 
@@ -134,71 +133,51 @@ def test_confusion_matrix_by_hand() -> None:
     assert table["count"].sum() == 5
 
 
-def test_the_seed_card_recipe_on_three_items_by_hand() -> None:
-    recipe = item_match(
-        [
-            ({"A", "B"}, {"A", "B"}),  # equal: an exact match, 2 items matched
-            ({"C"}, {"C", "D"}),  # one extra item: not exact, 1 of 2 predicted matched
-            ({"E", "F"}, set()),  # nothing predicted: not exact, 2 gold items missed
-        ]
-    )
-    # 1 of 3 examples exact; 3 items matched of 4 predicted and 5 gold:
-    # P 3/4, R 3/5, F1 2 * 0.45 / 1.35 = 2/3
-    assert recipe == pytest.approx(
-        {
-            "examples": 3,
-            "exact": 1,
-            "exact_match": 1 / 3,
-            "matched": 3,
-            "predicted": 4,
-            "gold": 5,
-            "precision": 0.75,
-            "recall": 0.6,
-            "f1": 2 / 3,
-        }
-    )
-
-
-def _question(qid: str, answer: str) -> dict:
+def _question(qid: str, *answers: str) -> dict:
     return {
         "id": qid,
         "context": "",
         "question": "",
-        "answers": {"text": [answer], "answer_start": [0]},
+        "answers": {"text": list(answers), "answer_start": [0] * len(answers)},
     }
 
 
 def test_the_seed_card_recipe_on_three_questions_beside_squad_exact_match() -> None:
-    gold = [_question("1", "Paris"), _question("2", "Eiffel Tower"), _question("3", "1889")]
+    gold = [
+        _question("1", "Paris"),
+        _question("2", "Eiffel Tower"),
+        _question("3", "Denver Broncos", "Broncos"),
+    ]
     predictions = [
         {"id": "1", "answer": "Paris"},
         {"id": "2", "answer": "the Eiffel Tower"},  # SQuAD drops "the": official EM 1
-        {"id": "3", "answer": ""},  # no span found
+        {"id": "3", "answer": "Broncos"},  # the second reference: official EM 1
     ]
     result = score(TASKS["xquad"], predictions, gold, "p", "g", "en")
-    assert result["metrics"] == pytest.approx({"f1": 2 / 3, "exact_match": 2 / 3})
-    # the recipe compares the strings as they are: only question 1 matches; two answers were
-    # given (P 1/2), three were due (R 1/3), F1 2 * (1/6) / (5/6) = 0.4
+    assert result["metrics"] == pytest.approx({"f1": 1.0, "exact_match": 1.0})
+    # the card compares each string with its one gold string (the first reference) as it is:
+    # only question 1 is equal; 3 non-empty answers and 3 golds: P = R = F1 = 1/3
     assert result["breakdown"]["card_recipe"] == pytest.approx(
         {
+            "branch": "MLQA",
             "examples": 3,
-            "exact": 1,
-            "exact_match": 1 / 3,
             "matched": 1,
-            "predicted": 2,
+            "predicted": 3,
             "gold": 3,
-            "precision": 0.5,
+            "exact_match": 1 / 3,
+            "precision": 1 / 3,
             "recall": 1 / 3,
-            "f1": 0.4,
+            "f1": 1 / 3,
         }
     )
     table = card_recipe([{**record("en", 0), "task": "xquad", **result}])
     row = table.iloc[0]
-    assert row["official_metric"] == "f1" and row["official"] == pytest.approx(2 / 3)
-    assert row["exact_match"] == pytest.approx(1 / 3) and row["f1"] == pytest.approx(0.4)
+    assert row["branch"] == "MLQA" and row["official_metric"] == "f1"
+    assert row["official"] == pytest.approx(1.0) and row["f1"] == pytest.approx(1 / 3)
+    assert row["accuracy"] is None  # the MLQA branch has no accuracy
 
 
-def test_the_seed_card_recipe_counts_entities_and_tagged_words() -> None:
+def test_the_seed_card_recipe_scores_ner_token_by_token() -> None:
     def sentence(sid: str, tags: list[str]) -> dict:
         return {"id": sid, "tokens": ["w"] * len(tags), "tags": tags}
 
@@ -208,27 +187,46 @@ def test_the_seed_card_recipe_counts_entities_and_tagged_words() -> None:
         sentence("3", ["O", "O"]),
     ]
     predicted = [
-        {"id": "1", "tags": ["B-PER", "I-PER", "O"]},  # PER(0-1): exact
-        {"id": "2", "tags": ["B-LOC", "O", "O"]},  # LOC(0) right, ORG(2) missed
-        {"id": "3", "tags": ["B-ORG", "O"]},  # ORG(0) where there is none
+        {"id": "1", "tags": ["B-PER", "I-PER", "O"]},  # PER right
+        {"id": "2", "tags": ["B-LOC", "O", "O"]},  # LOC right, ORG missed
+        {"id": "3", "tags": ["B-ORG", "O"]},  # an ORG where there is none
     ]
-    recipe = score(TASKS["panx"], predicted, gold, "p", "g", "de")["breakdown"]["card_recipe"]
-    # 1 of 3 sentences exact; 2 entities matched of 3 predicted and 3 gold
-    assert recipe["exact_match"] == pytest.approx(1 / 3)
-    assert (recipe["matched"], recipe["predicted"], recipe["gold"]) == (2, 3, 3)
-    assert recipe["f1"] == pytest.approx(2 / 3)
-    # POS: an item is a word's (position, tag); 3 of 4 words right, 1 of 2 sentences exact
-    gold = [sentence("1", ["NOUN", "VERB"]), sentence("2", ["DET", "NOUN"])]
-    predicted = [{"id": "1", "tags": ["NOUN", "NOUN"]}, {"id": "2", "tags": ["DET", "NOUN"]}]
-    recipe = score(TASKS["udpos"], predicted, gold, "p", "g", "de")["breakdown"]["card_recipe"]
-    assert recipe["exact_match"] == 0.5
-    assert recipe["precision"] == recipe["recall"] == 0.75
+    result = score(TASKS["panx"], predicted, gold, "p", "g", "de")
+    # seqeval: 2 of 3 predicted entities right, 2 of 3 gold found: F1 2/3
+    assert result["metrics"]["f1"] == pytest.approx(2 / 3)
+    # the card: 8 tags, 6 equal (3 + 2 + 1), every tag non-empty (an O too): 6/8 throughout
+    recipe = result["breakdown"]["card_recipe"]
+    assert (recipe["branch"], recipe["matched"], recipe["predicted"], recipe["gold"]) == (
+        "NER",
+        6,
+        8,
+        8,
+    )
+    for name in ("exact_match", "precision", "recall", "f1"):
+        assert recipe[name] == pytest.approx(0.75)
 
 
-def test_the_seed_card_recipe_is_left_out_where_it_has_no_items() -> None:
+def test_the_seed_card_recipe_is_accuracy_for_three_chosen_answers() -> None:
+    gold = [
+        {"id": str(n), "choices": ["a", "b"], "label": label} for n, label in enumerate([0, 1, 1])
+    ]
+    predicted = [{"id": str(n), "label": label} for n, label in enumerate([0, 1, 0])]
+    result = score(TASKS["xcopa"], predicted, gold, "p", "g", "et")
+    # 2 of 3 chosen answers equal their gold: the card's other branch, and the official accuracy
+    assert result["metrics"] == pytest.approx({"accuracy": 2 / 3})
+    assert result["breakdown"]["card_recipe"] == pytest.approx(
+        {"branch": "XNLI", "examples": 3, "matched": 2, "accuracy": 2 / 3}
+    )
+
+
+def test_the_seed_card_recipe_is_left_out_where_the_card_names_no_output() -> None:
     stsb = TASKS["stsb"]
     gold = [{"id": "1", "text_a": "", "text_b": "", "label": 3.5}]
     result = score(stsb, [{"id": "1", "score": 3.5}], gold, "p", "g", "en")
+    assert "card_recipe" not in (result.get("breakdown") or {})
+    # POS: the card has no POS task
+    gold = [{"id": "1", "tokens": ["w", "v"], "tags": ["NOUN", "VERB"]}]
+    result = score(TASKS["udpos"], [{"id": "1", "tags": ["NOUN", "NOUN"]}], gold, "p", "g", "de")
     assert "card_recipe" not in (result.get("breakdown") or {})
     assert card_recipe([record("de", 0.5)]).empty
 

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from mte.metrics import accuracy
+from mte.metrics import accuracy, card_metrics
 
 
 def test_accuracy_hand_counted() -> None:
@@ -127,3 +127,63 @@ def test_each_point_value_is_its_statistics_summed_then_measured() -> None:
     for metric in ("precision", "recall", "f1"):
         value = tagging_metrics(task, tags, guess_tags)[metric]
         assert value == pytest.approx(1 / 3) == family_of(task).statistic(task, metric)(rows.sum(0))
+
+
+# The seed evaluation card's compute_metrics (../shared/seeds, "Scoring recipe"), worked by hand
+# from its lines: em = equal pairs / len(golds); tp = equal pairs; prec = tp / max(1, non-empty
+# preds); rec = tp / max(1, non-empty golds); f1 = 2 * prec * rec / max(1e-9, prec + rec).
+
+
+def test_the_card_recipe_mlqa_branch_on_three_answers_by_hand() -> None:
+    recipe = card_metrics(
+        ["Paris", "the Eiffel Tower", ""], ["Paris", "Eiffel Tower", "1889"], "MLQA"
+    )
+    # 1 equal pair of 3; 2 non-empty predictions, 3 non-empty golds: P 1/2, R 1/3,
+    # F1 2 * (1/6) / (5/6) = 0.4
+    assert recipe == pytest.approx(
+        {
+            "branch": "MLQA",
+            "examples": 3,
+            "matched": 1,
+            "predicted": 2,
+            "gold": 3,
+            "exact_match": 1 / 3,
+            "precision": 0.5,
+            "recall": 1 / 3,
+            "f1": 0.4,
+        }
+    )
+
+
+def test_the_card_recipe_ner_branch_counts_an_o_tag_as_a_prediction() -> None:
+    # three tokens: B-PER right, O right, B-LOC taken for O
+    recipe = card_metrics(["B-PER", "O", "O"], ["B-PER", "O", "B-LOC"], "NER")
+    # every tag is non-empty, so precision = recall = exact match = token accuracy = 2/3
+    assert recipe["predicted"] == recipe["gold"] == 3 and recipe["matched"] == 2
+    for name in ("exact_match", "precision", "recall", "f1"):
+        assert recipe[name] == pytest.approx(2 / 3)
+
+
+def test_the_card_recipe_other_branch_is_accuracy_of_labels() -> None:
+    recipe = card_metrics(
+        ["entailment", "neutral", "neutral"], ["entailment", "neutral", "contradiction"], "XNLI"
+    )
+    assert recipe == {"branch": "XNLI", "examples": 3, "matched": 2, "accuracy": 2 / 3}
+
+
+def test_the_card_recipe_keeps_its_code_where_empty_outputs_are_equal() -> None:
+    # the card counts an equal pair of empty strings as a hit but leaves empty outputs out of
+    # its denominators: tp 2, non-empty predictions 1 and golds 1, so precision = recall = 2 and
+    # F1 = 2 * 4 / 4 = 2, as its code computes (no gold answer of MLQA is empty)
+    recipe = card_metrics(["", "", "x"], ["", "", "y"], "MLQA")
+    assert recipe["exact_match"] == pytest.approx(2 / 3)
+    assert recipe["precision"] == recipe["recall"] == recipe["f1"] == pytest.approx(2.0)
+    # nothing equal: tp 0, so precision and recall 0, and F1 0 over max(1e-9, 0)
+    assert card_metrics(["", "a"], ["b", "c"], "MLQA")["f1"] == 0.0
+
+
+def test_the_card_recipe_refuses_outputs_that_do_not_pair() -> None:
+    with pytest.raises(ValueError, match="2 predictions for 3 gold outputs"):
+        card_metrics(["a", "b"], ["a", "b", "c"], "MLQA")
+    with pytest.raises(ValueError, match="no gold outputs"):
+        card_metrics([], [], "XNLI")

@@ -33,18 +33,8 @@ def test_score_in_any_order() -> None:
                 "labels": ["entailment", "neutral", "contradiction"],
                 "matrix": [[0, 1, 0], [0, 1, 0], [0, 0, 1]],
             },
-            # the seed card's recipe: one item per example, 2 of 3 equal their gold
-            "card_recipe": {
-                "examples": 3,
-                "exact": 2,
-                "exact_match": 2 / 3,
-                "matched": 2,
-                "predicted": 3,
-                "gold": 3,
-                "precision": 2 / 3,
-                "recall": 2 / 3,
-                "f1": 2 / 3,
-            },
+            # the seed card's recipe, its accuracy branch: 2 of 3 labels equal their gold
+            "card_recipe": {"branch": "XNLI", "examples": 3, "matched": 2, "accuracy": 2 / 3},
         },
     }
     # per example, in gold order, its one-hot confusion cell gold * 3 + predicted

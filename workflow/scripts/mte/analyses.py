@@ -10,9 +10,9 @@ metadata (XTREME section 5) and broken down by what the scorers record.
 - ``tag_accuracy`` and ``tag_confusions``: POS accuracy per UPOS tag, and the most frequent
   (gold, predicted) confusions, per language and seed;
 - ``confusion``: classification counts of (gold, predicted) labels per language and seed.
-- ``card_recipe``: the seed evaluation card's recipe (item exact match; precision, recall and F1
-  over exactly matching items) per language and seed, labelled as that recipe, beside the
-  official primary metric.
+- ``card_recipe``: the seed evaluation card's ``compute_metrics`` (exact match, precision, recall
+  and F1 of whole outputs compared with ``==`` for NER and MLQA; accuracy otherwise) per
+  language and seed, labelled as the card's, beside the official primary metric.
 
 Every function takes score records (the dicts of ``scores/{lang}.json``) and returns a
 DataFrame; nothing here changes a score.
@@ -189,21 +189,24 @@ def confusion(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=[*KEYS, "seed", "language", "gold", "predicted", "count"])
 
 
-# what the seed card's recipe counts (mte.metrics.item_match), as card_recipe.csv's columns
+# what the seed card's compute_metrics gives (mte.metrics.card_metrics), as card_recipe.csv's
+# columns; a branch leaves the others' empty (accuracy for NER and MLQA, the rest for labels)
 CARD_COLUMNS = (
+    "branch",
     "examples",
+    "matched",
+    "predicted",
+    "gold",
     "exact_match",
     "precision",
     "recall",
     "f1",
-    "matched",
-    "predicted",
-    "gold",
+    "accuracy",
 )
 
 
 def card_recipe(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
-    """The seed evaluation card's recipe (mte.metrics.item_match) per language and seed, with
+    """The seed evaluation card's recipe (mte.metrics.card_metrics) per language and seed, with
     the task's official primary metric beside it: a different count, never a replacement."""
     rows = []
     for record in records:
@@ -214,7 +217,7 @@ def card_recipe(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
         rows.append(
             {
                 **_identity(record),
-                **{column: recipe[column] for column in CARD_COLUMNS},
+                **{column: recipe.get(column) for column in CARD_COLUMNS},
                 "official_metric": metric,
                 "official": float(record["metrics"][metric]),
             }
@@ -232,7 +235,7 @@ TITLES = {
     "tag_confusions": "POS: the most frequent confusions (gold tag taken for another)",
     "confusion": "Classification: gold label x predicted label (counts)",
     "card_recipe": "The seed evaluation card's recipe, beside the official metric (not a "
-    "replacement): item exact match and P/R/F1 over exactly matching items",
+    "replacement): its compute_metrics, whole outputs compared with ==",
 }
 # the analyses' names, in the report's order (each a CSV file of the analyze rule)
 ANALYSES = tuple(TITLES)
@@ -251,7 +254,7 @@ P_VALUES = ("pearson_p", "spearman_p")
 
 
 def _printed(column: str, value: Any) -> str:
-    if isinstance(value, float) and math.isnan(value):
+    if value is None or isinstance(value, float) and math.isnan(value):
         return "-"
     if column in PERCENT:
         return f"{100 * value:.1f}"
@@ -274,6 +277,7 @@ def analyses_document(tables: Mapping[str, pd.DataFrame], run: str):
         if table.empty:
             continue
         text_columns = list(table.columns).index("seed") + 2 if "seed" in table else len(KEYS) + 1
+        text_columns += "branch" in table  # the card recipe's branch of compute_metrics
         rows = [
             [_printed(column, value) for column, value in row.items()]
             for _, row in table.iterrows()

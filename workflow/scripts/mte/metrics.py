@@ -15,7 +15,7 @@ decomposition and say so where they are defined.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -212,33 +212,42 @@ def spearman(gold: Sequence[float], predicted: Sequence[float]) -> float:
     return float(spearmanr(gold, predicted).statistic)
 
 
-def item_match(examples: Sequence[tuple[Collection[Any], Collection[Any]]]) -> dict[str, Any]:
-    """The seed evaluation card's scoring recipe, as issue 33 states it (the card itself was not
-    found; docs/analyses.md), shown beside the official metrics and never replacing them.
+# the branches of the seed evaluation card's compute_metrics (../shared/seeds, "Scoring
+# recipe"): its task argument is 'NER' or 'MLQA', and anything else ("# XNLI, GLUE") is scored
+# by accuracy
+CARD_BRANCHES = ("NER", "MLQA", "XNLI")
 
-    ``examples``: per example, its gold items and its predicted items (sets: a label, a
-    sentence's entities, an answer string). Nothing is normalised: an item matches only an
-    equal item. ``exact_match`` is the share of examples whose predicted items equal their gold
-    items; precision and recall count the matching items over all predicted and all gold
-    items, F1 is their harmonic mean (0 where there is nothing to divide).
+
+def card_metrics(predictions: Sequence[Any], golds: Sequence[Any], branch: str) -> dict[str, Any]:
+    """The seed evaluation card's ``compute_metrics(preds, golds, task)``, line for line, shown
+    beside the official metrics and never replacing them.
+
+    ``predictions`` and ``golds``: one output each, as the card's "Input / output format"
+    names them (a BIO tag per token for NER, an answer string for MLQA, a label otherwise),
+    compared with ``==`` and nothing normalised. ``branch`` 'NER' or 'MLQA': ``exact_match``
+    is the share of equal pairs; precision divides the equal pairs by the predictions that are
+    non-empty (``if p``: an ``O`` tag is one), recall by the non-empty golds, each over at
+    least 1, and F1 is their harmonic mean over at least 1e-9. Any other branch: ``accuracy``,
+    the share of equal pairs. ``matched``, ``predicted`` and ``gold`` are the counts behind
+    them.
     """
-    exact = matched = predicted_items = gold_items = 0
-    for gold, predicted in examples:
-        gold, predicted = set(gold), set(predicted)
-        exact += gold == predicted
-        matched += len(gold & predicted)
-        predicted_items += len(predicted)
-        gold_items += len(gold)
-    precision = matched / predicted_items if predicted_items else 0.0
-    recall = matched / gold_items if gold_items else 0.0
+    if len(predictions) != len(golds):
+        # the card's zip() would drop the extra outputs silently
+        raise ValueError(f"{len(predictions)} predictions for {len(golds)} gold outputs")
+    if not golds:
+        raise ValueError("no gold outputs: the card's recipe divides by their number")
+    matched = sum(p == g for p, g in zip(predictions, golds, strict=True))
+    counts = {"branch": branch, "examples": len(golds), "matched": matched}
+    if branch not in ("NER", "MLQA"):
+        return {**counts, "accuracy": matched / len(golds)}
+    predicted, gold = sum(1 for p in predictions if p), sum(1 for g in golds if g)
+    precision, recall = matched / max(1, predicted), matched / max(1, gold)
     return {
-        "examples": len(examples),
-        "exact": exact,
-        "exact_match": exact / len(examples) if examples else 0.0,
-        "matched": matched,
-        "predicted": predicted_items,
-        "gold": gold_items,
+        **counts,
+        "predicted": predicted,
+        "gold": gold,
+        "exact_match": matched / len(golds),
         "precision": precision,
         "recall": recall,
-        "f1": 2 * precision * recall / (precision + recall) if precision + recall else 0.0,
+        "f1": 2 * precision * recall / max(1e-9, precision + recall),
     }

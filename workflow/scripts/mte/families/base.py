@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from mte.align import align
-from mte.metrics import SufficientStatistics, item_match
+from mte.metrics import SufficientStatistics, card_metrics
 from mte.taskspec import FamilyOptions, Task
 
 # the class attributes each family sets (checked when the registry loads it)
@@ -90,10 +90,10 @@ class TaskFamily(ABC):
         pairs = self.align(predictions, gold, paths)
         self.validate(task, pairs, paths)
         result = self.measure(task, pairs, paths)
-        items = self.card_items(task, pairs)
-        if items is not None:
+        outputs = self.card_outputs(task, pairs)
+        if outputs is not None:
             # beside the official metrics, for mte.analyses; no table or interval reads it
-            result.setdefault("breakdown", {})["card_recipe"] = item_match(items)
+            result.setdefault("breakdown", {})["card_recipe"] = card_metrics(*outputs)
         return result
 
     def align(self, predictions: list[dict], gold: list[dict], paths: dict) -> list:
@@ -110,10 +110,11 @@ class TaskFamily(ABC):
         None without them) of the validated pairs, and what else the score file records (a
         ``breakdown`` that mte.analyses reads: per entity type, per tag, a confusion matrix)."""
 
-    def card_items(self, task: Task, pairs: list) -> list[tuple[set, set]] | None:
-        """Per validated pair, its gold items and its predicted items, as the seed evaluation
-        card's recipe (mte.metrics.item_match) counts them; None where the recipe has no items
-        (the default: regression, retrieval and mining)."""
+    def card_outputs(self, task: Task, pairs: list) -> tuple[list, list, str] | None:
+        """The validated pairs as the seed evaluation card's ``compute_metrics(preds, golds,
+        task)`` takes them (mte.metrics.card_metrics): the predicted outputs, the gold outputs
+        and the card's branch (mte.metrics.CARD_BRANCHES); None where the card names no output
+        of the family's kind (the default: regression, POS, retrieval and mining)."""
         return None
 
     @abstractmethod

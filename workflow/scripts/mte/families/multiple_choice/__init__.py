@@ -84,8 +84,9 @@ class MultipleChoice(TaskFamily):
 
         return measure_choices(pairs)
 
-    def card_items(self, task, pairs: list) -> list[tuple[set, set]]:
-        return [({g["label"]}, {p["label"]}) for g, p in pairs]
+    def card_outputs(self, task, pairs: list) -> tuple[list, list, str]:
+        # the chosen answer is a discrete label: the card's accuracy branch
+        return [p["label"] for _, p in pairs], [g["label"] for g, _ in pairs], "XNLI"
 
     def sufficient_statistics(self, task):
         from mte.metrics import Means

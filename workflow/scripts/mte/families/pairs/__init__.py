@@ -79,8 +79,10 @@ class PairClassification(TaskFamily):
 
         return measure_pairs(task, pairs, self.predicted_field, self.sufficient_statistics(task))
 
-    def card_items(self, task, pairs: list) -> list[tuple[set, set]] | None:
-        return [({g["label"]}, {p[self.predicted_field]}) for g, p in pairs]
+    def card_outputs(self, task, pairs: list) -> tuple[list, list, str] | None:
+        # the card's "discrete class label", scored by its accuracy branch (XNLI, GLUE)
+        predicted = [p[self.predicted_field] for _, p in pairs]
+        return predicted, [g["label"] for g, _ in pairs], "XNLI"
 
     def sufficient_statistics(self, task):
         from mte.metrics import Confusion
@@ -106,8 +108,9 @@ class Regression(PairClassification):
 
         check_scores(pairs, paths["predictions"])
 
-    def card_items(self, task, pairs: list) -> None:
-        return None  # a similarity score is no item: no prediction equals its gold exactly
+    def card_outputs(self, task, pairs: list) -> None:
+        # the card's accuracy would compare similarity scores with ==: it names no such output
+        return None
 
     def sufficient_statistics(self, task):
         from mte.metrics import Moments

@@ -90,10 +90,10 @@ class QuestionAnswering(TaskFamily):
 
         return measure_answers(task, pairs, paths["language"])
 
-    def card_items(self, task, pairs: list) -> list[tuple[set, set]]:
-        from mte.families.qa.scoring import answer_items
+    def card_outputs(self, task, pairs: list) -> tuple[list, list, str]:
+        from mte.families.qa.scoring import card_answers
 
-        return answer_items(pairs)
+        return card_answers(pairs)
 
     def sufficient_statistics(self, task):
         from mte.metrics import Means

@@ -40,13 +40,9 @@ def measure_answers(task: Task, pairs: list, language: str) -> dict[str, Any]:
     return {"n": len(pairs), "metrics": statistics.values(rows), "example_stats": rows}
 
 
-def answer_items(pairs: list) -> list[tuple[set, set]]:
-    """The seed card recipe's items of each question: one gold item, the answer, matched by a
-    predicted string equal to any of its reference texts (no normalisation); the predicted
-    string is an item unless it is empty (no span found)."""
-    items = []
-    for gold, prediction in pairs:
-        answer, references = prediction["answer"], gold["answers"]["text"]
-        matched = answer if answer in references else references[0]
-        items.append(({matched}, {answer} if answer else set()))
-    return items
+def card_answers(pairs: list) -> tuple[list[str], list[str], str]:
+    """The seed card's MLQA outputs: each predicted answer string ("" where no span was found)
+    and the gold answer string, the first reference where a question has several (the card's
+    golds hold one string per question)."""
+    predicted = [prediction["answer"] for _, prediction in pairs]
+    return predicted, [gold["answers"]["text"][0] for gold, _ in pairs], "MLQA"

@@ -73,10 +73,10 @@ class Tagging(TaskFamily):
 
         return measure_tags(task, pairs)
 
-    def card_items(self, task, pairs: list) -> list[tuple[set, set]]:
-        from mte.families.tagging.scoring import tag_items
+    def card_outputs(self, task, pairs: list) -> tuple[list, list, str] | None:
+        from mte.families.tagging.scoring import card_tags
 
-        return tag_items(task, pairs)
+        return card_tags(task, pairs)
 
     def sufficient_statistics(self, task):
         from mte.families.tagging.metrics import tagging_statistics

@@ -10,7 +10,6 @@ from mte.align import some
 from mte.errors import IntegrityError
 from mte.families.tagging.metrics import (
     accuracy_by_tag,
-    entities,
     entity_prf_by_type,
     tagging_metrics,
     tagging_statistics,
@@ -52,9 +51,11 @@ def measure_tags(task: Task, pairs: list) -> dict[str, Any]:
     }
 
 
-def tag_items(task: Task, pairs: list) -> list[tuple[set, set]]:
-    """The seed card recipe's items of each sentence: its entities (type, first word, last
-    word) for NER, its (word position, tag) pairs for POS."""
-    if task.options.scheme == "entities":
-        return [(entities(g["tags"]), entities(p["tags"])) for g, p in pairs]
-    return [(set(enumerate(g["tags"])), set(enumerate(p["tags"]))) for g, p in pairs]
+def card_tags(task: Task, pairs: list) -> tuple[list[str], list[str], str] | None:
+    """The seed card's NER outputs: a BIO tag per token, every sentence's tokens in one list
+    (so an ``O`` counts as a prediction, and precision, recall, F1 and exact match all equal
+    token accuracy); None for POS, a task the card does not name."""
+    if task.options.scheme != "entities":
+        return None
+    predicted = [tag for _, prediction in pairs for tag in prediction["tags"]]
+    return predicted, [tag for gold, _ in pairs for tag in gold["tags"]], "NER"
