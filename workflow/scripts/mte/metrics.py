@@ -212,12 +212,6 @@ def spearman(gold: Sequence[float], predicted: Sequence[float]) -> float:
     return float(spearmanr(gold, predicted).statistic)
 
 
-# the branches of the seed evaluation card's compute_metrics (../shared/seeds, "Scoring
-# recipe"): its task argument is 'NER' or 'MLQA', and anything else ("# XNLI, GLUE") is scored
-# by accuracy
-CARD_BRANCHES = ("NER", "MLQA", "XNLI")
-
-
 def card_metrics(predictions: Sequence[Any], golds: Sequence[Any], branch: str) -> dict[str, Any]:
     """The seed evaluation card's ``compute_metrics(preds, golds, task)``, line for line, shown
     beside the official metrics and never replacing them.

@@ -113,8 +113,9 @@ class TaskFamily(ABC):
     def card_outputs(self, task: Task, pairs: list) -> tuple[list, list, str] | None:
         """The validated pairs as the seed evaluation card's ``compute_metrics(preds, golds,
         task)`` takes them (mte.metrics.card_metrics): the predicted outputs, the gold outputs
-        and the card's branch (mte.metrics.CARD_BRANCHES); None where the card names no output
-        of the family's kind (the default: regression, POS, retrieval and mining)."""
+        and the card's task argument ('NER', 'MLQA', else its accuracy branch); None where the
+        card names no output of the family's kind (the default: regression, POS, retrieval and
+        mining)."""
         return None
 
     @abstractmethod
