@@ -15,7 +15,9 @@ has them).
 
 Environment: ``REAL_TIER=xnli,panx`` (or ``SMOKE_TIER=...``) runs only those experiments (their
 figures replace theirs in an existing summary); ``TIER_SEEDS=1,2,3`` fine-tunes with those seeds
-instead of the configs' (how the smoke floors were measured); ``CORES`` caps Snakemake's cores.
+instead of the configs' (how the smoke floors were measured); ``TIER_TOKENIZATION=fast`` runs
+with that ``tokenization`` (how docs/parity.md measured its effect); ``CORES`` caps Snakemake's
+cores.
 """
 
 from __future__ import annotations
@@ -173,6 +175,8 @@ def main(tier: str = "real") -> None:
         if only and name not in only:
             continue
         config = absolute_config(path, seeds)
+        if os.environ.get("TIER_TOKENIZATION"):
+            config["tokenization"] = os.environ["TIER_TOKENIZATION"]
         print(f"[{tier} tier] {name}: running", flush=True)
         seconds = run_experiment(name, config, cores, out)
         print(f"[{tier} tier] {name}: {seconds / 60:.1f} min", flush=True)
@@ -185,6 +189,7 @@ def main(tier: str = "real") -> None:
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
             "seeds": run_seeds,
+            "tokenization": config.get("tokenization", "paper"),
             "seconds": round(seconds, 1),
             "tasks": experiment_figures(config, run_seeds, out),
         }

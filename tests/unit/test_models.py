@@ -111,11 +111,13 @@ def _cased_wordpiece(folder: Path) -> Path:
     return folder
 
 
-def test_lower_casing_as_xtremes_qa_script_changes_wordpiece_input_only(
+def test_lower_casing_as_xtremes_qa_script(
     tiny_model: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """--do_lower_case: mBERT's kind of tokenizer lower-cases and strips accents, with offsets
-    still into the original text; a SentencePiece-style one (the tiny model's) is unchanged."""
+    still into the original text; a SentencePiece-style one (the tiny model's) lower-cases its
+    input under paper tokenization, as transformers 2.x's tokenize did (accents kept), and is
+    unchanged under fast."""
     import logging
 
     from mte.models import load_tokenizer
@@ -130,11 +132,19 @@ def test_lower_casing_as_xtremes_qa_script_changes_wordpiece_input_only(
     spans = lowered(text, return_offsets_mapping=True)["offset_mapping"][1:-1]
     assert [text[a:b] for a, b in spans][3:5] == ["Café", "Ümit"]
 
+    plain = AutoTokenizer.from_pretrained(tiny_model)
     caplog.clear()
     with caplog.at_level(logging.INFO, logger="mte.models"):
-        same = load_tokenizer(tiny_model, do_lower_case=True)
-    assert same(text)["input_ids"] == AutoTokenizer.from_pretrained(tiny_model)(text)["input_ids"]
+        same = load_tokenizer(tiny_model, do_lower_case=True, tokenization="fast")
+    assert same(text)["input_ids"] == plain(text)["input_ids"]
     assert "has no lower-casing step, so its input is unchanged" in caplog.text
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="mte.models"):
+        paper = load_tokenizer(tiny_model, do_lower_case=True)
+    assert "its input is lower-cased first" in caplog.text
+    expected = plain("where is the café ümit in paris ?")["input_ids"]
+    assert expected != plain(text)["input_ids"]
+    assert paper(text)["input_ids"] == expected
 
 
 def test_lower_cased_qa_features_still_point_at_the_original_answer(tmp_path: Path) -> None:

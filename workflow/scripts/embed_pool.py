@@ -15,6 +15,7 @@ with rule_logging(snakemake) as log:
         "batch_size": params.batch_size,
         "device": params.device,
         "precision": params.precision,
+        "tokenization": snakemake.config["tokenization"],
         # the pretrained model's record says how it embeds, unless a fine-tune says otherwise
         "base_model": snakemake.input.base_model,
     }

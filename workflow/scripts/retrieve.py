@@ -17,6 +17,7 @@ with rule_logging(snakemake) as log:
         "batch_size": params.batch_size,
         "device": params.device,
         "precision": params.precision,
+        "tokenization": snakemake.config["tokenization"],
         # the pretrained model's record says how it embeds, a fine-tune of it included
         "base_model": snakemake.input.base_model,
     }

@@ -13,7 +13,10 @@ with rule_logging(snakemake) as log:
     # the fine-tune's task decides it (SQuAD's for XQuAD); it names the features' folder, so
     # it is read here rather than as a param (a new param would redo every tokenisation)
     owner = snakemake.config["tasks"][models_of(task.name, snakemake.config) or task.name]
-    tokenizer = load_tokenizer(snakemake.input.model, owner.get("do_lower_case", False))
+    tokenization = snakemake.config["tokenization"]
+    tokenizer = load_tokenizer(
+        snakemake.input.model, owner.get("do_lower_case", False), tokenization
+    )
     examples = read_jsonl(snakemake.input.data)
     features = tokenize_examples(
         tokenizer,
@@ -26,6 +29,7 @@ with rule_logging(snakemake) as log:
         max_query_length=owner.get("max_query_length", 64),
         do_lower_case=owner.get("do_lower_case", False),
         training=snakemake.wildcards.split in ("train", "translate-train"),
+        tokenization=tokenization,
     )
     save_features(features, snakemake.output[0])
     if features.get("windows") == "run_squad":

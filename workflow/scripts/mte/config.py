@@ -713,6 +713,8 @@ def tokens_params(task_name: str, config: dict[str, Any]) -> dict[str, Any]:
     # named only when set, so that the folders of every run without it keep their names
     if owner.get("do_lower_case"):
         params["do_lower_case"] = True
+    if config.get("tokenization", "paper") != "paper":
+        params["tokenization"] = config["tokenization"]
     if owner.get("windows") == "run_squad":
         params["windows"] = "run_squad"
         params["max_query_length"] = owner.get("max_query_length")
@@ -738,6 +740,9 @@ def variant_key(task_name: str, config: dict[str, Any]) -> str:
     decided_by: dict[str, Any] = {"tokens": tokens_params(task_name, config)}
     if family_of(task).retrieval:
         decided_by = {"layers": task_cfg.get("layers")}
+        # named only when not the default, as in tokens_params
+        if config.get("tokenization", "paper") != "paper":
+            decided_by["tokenization"] = config["tokenization"]
         # named only when set, so that the folders of every pretrained-encoder run keep theirs
         if encoder := retrieval_encoder(task_name, config):
             decided_by["encoder"] = [encoder, variant_key(encoder, config)]

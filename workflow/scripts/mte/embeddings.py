@@ -11,6 +11,15 @@ from mte.batching import collate, length_sorted_batches
 from mte.device import inference, model_device, to_device
 
 
+def embedding_inputs(
+    tokenizer: Any, texts: list[str], prefix: str = "", max_length: int = 512
+) -> list[list[int]]:
+    """What the encoder reads of each text: the prefix and the text, cut to ``max_length``
+    sub-tokens with the special tokens (tools/parity compares them with XTREME's)."""
+    encoded = tokenizer([prefix + text for text in texts], truncation=True, max_length=max_length)
+    return encoded["input_ids"]
+
+
 def encode_layers(
     model: Any,
     tokenizer: Any,
@@ -33,8 +42,7 @@ def encode_layers(
     """
     from mte.logs import progress_bar
 
-    encoded = tokenizer([prefix + text for text in texts], truncation=True, max_length=max_length)
-    features = {"input_ids": encoded["input_ids"]}
+    features = {"input_ids": embedding_inputs(tokenizer, texts, prefix, max_length)}
     out = {name: np.zeros((len(texts), model.config.hidden_size), np.float32) for name in layers}
     model.eval()
     device = model_device(model)

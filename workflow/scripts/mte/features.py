@@ -30,11 +30,56 @@ def feature_header(
     }
 
 
-def encode_pairs(
+def kept_lengths(first: int, second: int | None, remove: int) -> tuple[int, int | None]:
+    """How many sub-tokens of each side transformers 2.x's ``longest_first`` truncation keeps
+    when ``remove`` must go: one at a time from the longer side, from the second when the two
+    are equal (``truncate_sequences``; the fast tokenizers share the cut between the sides
+    differently when it is odd)."""
+    for _ in range(max(remove, 0)):
+        if second is None or first > second:
+            first -= 1
+        else:
+            second -= 1
+    return first, second
+
+
+def _encode_as_transformers2(
     tokenizer: Any, text_a: list[str], text_b: list[str] | None, max_length: int
+) -> tuple[dict[str, list], list[bool]]:
+    """Pairs encoded whole, then cut as :func:`kept_lengths` says, special tokens kept."""
+    full = tokenizer(text_a, text_b, truncation=False)
+    encoded: dict[str, list] = {key: [] for key in ("input_ids", "token_type_ids") if key in full}
+    cut = []
+    for index, encoding in enumerate(full.encodings):
+        sides = encoding.sequence_ids
+        lengths = (sides.count(0), sides.count(1) if text_b is not None else None)
+        keep = kept_lengths(*lengths, len(sides) - max_length)
+        seen = [0, 0]
+        positions = []
+        for position, side in enumerate(sides):
+            if side is not None:
+                seen[side] += 1
+                if seen[side] > keep[side]:
+                    continue
+            positions.append(position)
+        for key, values in encoded.items():
+            values.append([full[key][index][p] for p in positions])
+        cut.append(len(positions) < len(sides))
+    return encoded, cut
+
+
+def encode_pairs(
+    tokenizer: Any,
+    text_a: list[str],
+    text_b: list[str] | None,
+    max_length: int,
+    truncation: str = "fast",
 ) -> tuple[Any, list[bool]]:
     """Encode sentence pairs (or single sentences), the longer side truncated first, and say
-    which of them truncation cut."""
+    which of them truncation cut. ``truncation``: ``fast`` as the fast tokenizer cuts,
+    ``transformers2`` as XTREME's run_classify.py cut (:func:`kept_lengths`)."""
+    if truncation == "transformers2":
+        return _encode_as_transformers2(tokenizer, text_a, text_b, max_length)
     encoded = tokenizer(text_a, text_b, truncation="longest_first", max_length=max_length)
     encodings = getattr(encoded, "encodings", None)
     if encodings is not None:  # a fast tokenizer keeps what truncation cut off

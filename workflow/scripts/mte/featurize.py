@@ -15,6 +15,7 @@ TOKENIZE_DEFAULTS = {
     "windows": "run_qa",
     "max_query_length": 64,
     "do_lower_case": False,
+    "tokenization": "paper",
 }
 
 
@@ -23,6 +24,7 @@ def tokenize_examples(
 ) -> dict[str, Any]:
     """Features of the task's family. ``options``: ``label_subword`` (tagging), ``doc_stride``,
     ``windows``, ``max_query_length`` and ``do_lower_case`` (QA windows and answer text),
-    ``training`` (the split fine-tunes)."""
+    ``training`` (the split fine-tunes), ``tokenization`` (``paper``: the special tokens of
+    XTREME's scripts too; see mte.models.TOKENIZATIONS)."""
     chosen = {**TOKENIZE_DEFAULTS, **options, "max_length": max_length}
     return family_of(task).tokenize(tokenizer, examples, task, chosen)

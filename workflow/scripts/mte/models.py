@@ -171,26 +171,91 @@ def copy_tokenizer(model_dir: str | Path, out_dir: str | Path) -> list[str]:
     return names
 
 
-def load_tokenizer(model_dir: str | Path, do_lower_case: bool = False) -> Any:
+# how a model's text becomes sub-tokens: "paper" as the SentencePiece and WordPiece tokenizers
+# that XTREME's and XLM-R's scripts ran (tools/parity measures it), "fast" as the folder's fast
+# tokenizer as saved
+TOKENIZATIONS = ("paper", "fast")
+
+
+def sentencepiece_lowercase(tokenizer: Any) -> bool:
+    """Lower-case a SentencePiece-converted fast tokenizer's input before its normaliser, as
+    transformers 2.x's ``tokenize`` did for every tokenizer loaded with ``do_lower_case=True``
+    (``lowercase_text``: each character but the special tokens through ``str.lower``, one at
+    a time, then SentencePiece); XTREME's run_squad.py loads XLM-R so under --do_lower_case.
+    Returns whether it was one (see :func:`sentencepiece_whitespace`)."""
+    from tokenizers import normalizers
+
+    backend = getattr(tokenizer, "backend_tokenizer", None)
+    if backend is None or "Metaspace(" not in repr(backend.pre_tokenizer):
+        return False
+    steps = [backend.normalizer] if backend.normalizer is not None else []
+    backend.normalizer = normalizers.Sequence([normalizers.Lowercase(), *steps])
+    return True
+
+
+def sentencepiece_whitespace(tokenizer: Any) -> bool:
+    """Make a SentencePiece-converted fast tokenizer treat spaces as SentencePiece does; returns
+    whether it was one (a Metaspace pre-tokenizer; WordPiece and byte-level ones are left alone).
+
+    SentencePiece's ``remove_extra_whitespaces`` drops leading and trailing spaces of the
+    normalised text and collapses runs of them. The converted fast tokenizer (Precompiled
+    charsmap, then runs of spaces collapsed, then Metaspace) keeps a trailing space, which
+    Metaspace turns into a lone ``\u2581`` piece: after a question's trailing space, or a word
+    ending in a character the charsmap maps to a space (U+200B, U+00A0, U+3000), where the
+    SentencePiece tokenizer of XTREME's scripts emits nothing. The trailing (and any leading)
+    space is removed after the existing normaliser, per sequence and per pre-split word."""
+    from tokenizers import Regex, normalizers
+
+    backend = getattr(tokenizer, "backend_tokenizer", None)
+    # Metaspace alone (a converted tokenizer.json: e5-small) or after WhitespaceSplit
+    # (transformers 5's XLMRobertaTokenizer, which splits on whitespace first)
+    if backend is None or "Metaspace(" not in repr(backend.pre_tokenizer):
+        return False
+    trim = normalizers.Replace(Regex(r"\A +| +\z"), "")
+    steps = [backend.normalizer] if backend.normalizer is not None else []
+    backend.normalizer = normalizers.Sequence([*steps, trim])
+    return True
+
+
+def load_tokenizer(
+    model_dir: str | Path, do_lower_case: bool = False, tokenization: str = "paper"
+) -> Any:
     """The model's tokenizer; with ``do_lower_case`` loaded as XTREME's QA script loads it
     (``from_pretrained(..., do_lower_case=True)``): a tokenizer with a lower-casing step (BERT's
-    WordPiece) then lower-cases, one without (SentencePiece) is unchanged, which the log says."""
+    WordPiece) then lower-cases; one without (SentencePiece) lower-cases its input first under
+    ``paper`` tokenization (:func:`sentencepiece_lowercase`), not under ``fast``.
+    ``tokenization`` (:data:`TOKENIZATIONS`): ``paper`` gives a SentencePiece-converted fast
+    tokenizer SentencePiece's whitespace handling (:func:`sentencepiece_whitespace`), ``fast``
+    keeps the folder's fast tokenizer as saved."""
     from transformers import AutoTokenizer
 
+    if tokenization not in TOKENIZATIONS:
+        raise ValueError(f"tokenization {tokenization!r}: one of {', '.join(TOKENIZATIONS)}")
     if not do_lower_case:
-        return AutoTokenizer.from_pretrained(model_dir)
-    tokenizer = AutoTokenizer.from_pretrained(model_dir, do_lower_case=True)
-    if getattr(tokenizer, "do_lower_case", False):
-        log.info(
-            "do_lower_case: %s lower-cases (and strips accents from) its input",
-            type(tokenizer).__name__,
-        )
+        tokenizer = AutoTokenizer.from_pretrained(model_dir)
     else:
-        log.info(
-            "do_lower_case: %s has no lower-casing step, so its input is unchanged (as with "
-            "XTREME's run_squad.py, which passes the flag to every model)",
-            type(tokenizer).__name__,
-        )
+        # transformers 2.x's BasicTokenizer stripped accents whenever it lower-cased (it had no
+        # strip_accents option): paper tokenization lets lower-casing decide, as then
+        extra = {"strip_accents": None} if tokenization == "paper" else {}
+        tokenizer = AutoTokenizer.from_pretrained(model_dir, do_lower_case=True, **extra)
+        if getattr(tokenizer, "do_lower_case", False):
+            log.info(
+                "do_lower_case: %s lower-cases (and strips accents from) its input",
+                type(tokenizer).__name__,
+            )
+        elif tokenization == "paper" and sentencepiece_lowercase(tokenizer):
+            log.info(
+                "do_lower_case: %s has no lower-casing step; its input is lower-cased first, "
+                "as transformers 2.x's tokenize did for XTREME's run_squad.py",
+                type(tokenizer).__name__,
+            )
+        else:
+            log.info(
+                "do_lower_case: %s has no lower-casing step, so its input is unchanged",
+                type(tokenizer).__name__,
+            )
+    if tokenization == "paper" and sentencepiece_whitespace(tokenizer):
+        log.info("tokenization paper: SentencePiece's whitespace handling (no lone \u2581)")
     return tokenizer
 
 

