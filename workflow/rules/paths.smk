@@ -19,6 +19,8 @@ RUN_DIR = "results/{model}/{task}/{variant}/{setting}/seed{seed}"
 FINETUNED = f"{RUN_DIR}/model"
 FINETUNED_PER_LANGUAGE = f"{FINETUNED}/{{lang}}"
 PREDICTIONS = f"{RUN_DIR}/predictions/{{lang}}.jsonl"
+# the machine that made them (predict or retrieve), for the score's provenance
+PREDICTION_MACHINE = f"{RUN_DIR}/predictions/{{lang}}.machine.json"
 # a pooled retrieval task's pool (LAReQA), shared by its languages' retrieve jobs; per seed,
 # as the encoder that embeds it may be a fine-tune of that seed
 POOL_DIR = f"{RUN_DIR}/pool"

@@ -4,6 +4,7 @@ rule predict:
         features=get_evaluated_features,
     output:
         PREDICTIONS,
+        machine=PREDICTION_MACHINE,
     log:
         log_path("predict", RUN_LANGUAGE_JOB),
     benchmark:
@@ -67,6 +68,7 @@ rule retrieve:
         base_model=MODEL,
     output:
         PREDICTIONS,
+        machine=PREDICTION_MACHINE,
     log:
         log_path("retrieve", RUN_LANGUAGE_JOB),
     benchmark:

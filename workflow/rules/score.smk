@@ -1,6 +1,7 @@
 rule score:
     input:
         predictions=PREDICTIONS,
+        machine=PREDICTION_MACHINE,
         gold=get_evaluated_gold,
         base_model=MODEL,
         model=get_finetuned_model,

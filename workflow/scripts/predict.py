@@ -1,9 +1,10 @@
 """Rule predict: one language's evaluation set through a fine-tuned model."""
 
 from mte.features import load_features
-from mte.io import write_jsonl
+from mte.io import write_json, write_jsonl
 from mte.logs import rule_logging, summary
 from mte.predict import predict_records
+from mte.provenance import hardware
 
 with rule_logging(snakemake) as log:
     features = load_features(snakemake.input.features)
@@ -15,4 +16,5 @@ with rule_logging(snakemake) as log:
         precision=snakemake.params.precision,
     )
     write_jsonl(snakemake.output[0], records)
+    write_json(snakemake.output.machine, hardware())
     summary(f"{len(records)} predictions")

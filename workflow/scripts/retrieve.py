@@ -1,8 +1,9 @@
 """Rule retrieve: Tatoeba neighbours, BUCC candidate pairs, LAReQA answers or Mewsli-X entities
 from the pretrained encoder (or, for Tatoeba and BUCC, another task's fine-tune of it)."""
 
-from mte.io import read_jsonl, write_jsonl
+from mte.io import read_jsonl, write_json, write_jsonl
 from mte.logs import rule_logging, summary
+from mte.provenance import hardware
 from mte.registry import family_of, get_task
 
 with rule_logging(snakemake) as log:
@@ -29,4 +30,5 @@ with rule_logging(snakemake) as log:
         }
     records = family_of(task).retrieve(snakemake.input.model, splits, options)
     write_jsonl(snakemake.output[0], records)
+    write_json(snakemake.output.machine, hardware())
     summary(f"{len(records)} records")

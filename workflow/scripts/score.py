@@ -21,7 +21,11 @@ with rule_logging(snakemake) as log:
     # a retrieval task's encoder is the pretrained model unless it embeds with a fine-tune
     finetuned = None if inp.model == inp.base_model else inp.model
     record["provenance"] = result_provenance(
-        inp.base_model, finetuned, inp.data_meta, code=snakemake.params.code
+        inp.base_model,
+        finetuned,
+        inp.data_meta,
+        code=snakemake.params.code,
+        predicted_on=inp.machine,
     )
     # the per-example predictions behind the score (their format: docs/outputs.md)
     record["predictions"] = str(inp.predictions)

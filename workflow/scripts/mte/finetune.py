@@ -15,6 +15,7 @@ from mte.features import concat_features, load_features
 from mte.heads import load_with_new_head
 from mte.io import read_json, write_json
 from mte.models import copy_tokenizer, padding_id
+from mte.provenance import hardware
 from mte.registry import head_for
 from mte.trainer import Trainer, signature
 
@@ -101,6 +102,8 @@ def _record(
         # the training precision this machine resolved (training_precision)
         "precision": precision_label(trainer.dtype),
         "dev_examples": dev_examples,
+        # the machine that fine-tuned (the score's provenance shows it)
+        "hardware": hardware(),
     }
     if start_task:
         # ``model_dir`` is another task's fine-tune: what it was, in the record

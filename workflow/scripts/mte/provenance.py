@@ -71,11 +71,14 @@ def result_provenance(
     finetuned_dir: str | Path | None,
     data_meta: Iterable[str | Path],
     code: str | None = None,
+    predicted_on: str | Path | None = None,
 ) -> dict[str, Any]:
     """Everything a score depends on: model source and checksum or revision, the fine-tune's
-    hyper-parameters and seed (None for the retrieval tasks, which do not fine-tune), the data
-    sources with checksums (each with its hub commit or release checksums), this package's
-    version and the digest of the scoring code (``code``), package versions, hardware."""
+    hyper-parameters, seed and machine (None for the retrieval tasks, which do not fine-tune),
+    the data sources with checksums (each with its hub commit or release checksums), this
+    package's version and the digest of the scoring code (``code``), package versions, and the
+    machines: ``hardware`` the scoring job's, ``predicted_on`` the predict or retrieve job's
+    (read from the file ``predicted_on`` names; None where there is none)."""
     from mte.io import read_json
     from mte.models import MODEL_RECORD
 
@@ -88,10 +91,13 @@ def result_provenance(
         # a fine-tune that started from another task's (XCOPA after Social IQa)
         if "start_from" in record:
             training["start_from"] = record["start_from"]
+        # the fine-tune's machine (fine-tunes written before it was recorded have none)
+        training["hardware"] = record.get("hardware")
     return {
         "model": read_json(Path(base_model_dir) / MODEL_RECORD),
         "training": training,
         "data": [read_json(path) for path in data_meta],
         "code": code_record(code),
+        "predicted_on": read_json(predicted_on) if predicted_on else None,
         **environment(),
     }

@@ -110,12 +110,26 @@ def _model_origin(model: dict[str, Any]) -> list[str]:
     return [where, sha[:16]]
 
 
+STEP_ORDER = ("fine-tune", "predict", "score")
+
+
+def _step_order(row: tuple[str, str]) -> tuple[int, str]:
+    return STEP_ORDER.index(row[0]), row[1]
+
+
+def _machine(machine: dict[str, Any]) -> str:
+    """One line for a provenance ``hardware`` record: platform, CPUs and device (the GPU's
+    name where there is one)."""
+    device = (machine.get("gpu") or "CUDA GPU") if machine.get("cuda") else "CPU"
+    return f"{machine.get('platform', '?')}, {machine.get('cpus', '?')} CPUs, {device}"
+
+
 def provenance_document(scores: list[dict[str, Any]], run: str) -> Document:
     """The run's provenance in one block: each model's origin and weights' checksum, the
     package versions and the hardware that produced the score files, and the seeds."""
     models: dict[str, list[str]] = {}
     packages: dict[str, set[str]] = {}
-    hardware: set[str] = set()
+    hardware: set[tuple[str, str]] = set()
     seeds: set[str] = set()
     for score in scores:
         provenance = score.get("provenance") or {}
@@ -125,12 +139,15 @@ def provenance_document(scores: list[dict[str, Any]], run: str) -> Document:
             models[model["name"]] = [model["name"], source, *_model_origin(model)]
         for name, version in (provenance.get("packages") or {}).items():
             packages.setdefault(name, set()).add(str(version))
-        machine = provenance.get("hardware") or {}
-        if machine:
-            device = "CUDA GPU" if machine.get("cuda") else "CPU"
-            hardware.add(
-                f"{machine.get('platform', '?')}, {machine.get('cpus', '?')} CPUs, {device}"
-            )
+        # each step's machine: the fine-tune's, the predict (or retrieve) job's, the score's
+        steps = (
+            ("fine-tune", (provenance.get("training") or {}).get("hardware")),
+            ("predict", provenance.get("predicted_on")),
+            ("score", provenance.get("hardware")),
+        )
+        for step, machine in steps:
+            if machine:
+                hardware.add((step, _machine(machine)))
         seeds.add(str(score.get("seed")))
     sections: list[tuple[str | None, Grid]] = [
         (
@@ -145,7 +162,10 @@ def provenance_document(scores: list[dict[str, Any]], run: str) -> Document:
                 2,
             ),
         ),
-        ("Hardware", Grid(["machine"], [[h] for h in sorted(hardware)], 1)),
+        (
+            "Hardware",
+            Grid(["step", "machine"], [list(h) for h in sorted(hardware, key=_step_order)], 2),
+        ),
     ]
     notes = [
         f"From {len(scores)} score files; seeds {', '.join(sorted(seeds))}. Every score file "
