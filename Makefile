@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORES ?= all
 
-.PHONY: data-sources install run leaderboard test test-long test-long-ci test-shapes test-slurm test-browser test-smoke test-real test-protocols real-readme smoke-readme protocols-readme measure-run lint format clean
+.PHONY: data-sources install run leaderboard test test-long test-long-ci test-shapes test-slurm test-browser test-smoke test-real test-protocols real-readme smoke-readme protocols-readme measure-run parity lint format clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -93,6 +93,16 @@ smoke-readme: $(STAMP)
 # docs/measured/make-run.json and the README's sentence about make run's time from it
 measure-run: $(STAMP)
 	$(BIN)/python tools/measure_run.py
+
+# the project's features against XTREME's own feature code on transformers 2.4.1 (docs/parity.md):
+# XTREME names a checkout of google-research/xtreme; DATA the files (default ../shared/data);
+# PARITY_ARGS more of tools/parity/harness.py's options (--tokenization fast, --limit 100)
+XTREME ?=
+DATA ?= ../shared/data
+parity: $(STAMP)
+	@test -n "$(XTREME)" || { echo "make parity XTREME=<a checkout of google-research/xtreme>"; exit 2; }
+	test -x tools/parity/.venv/bin/python || bash tools/parity/setup.sh
+	$(BIN)/python tools/parity/harness.py --xtreme $(XTREME) --data $(DATA) $(PARITY_ARGS)
 
 # docs/data-sources.md, from the task specs (each hub source, release URL and checksum)
 data-sources: $(STAMP)

@@ -612,3 +612,29 @@ def test_a_retrieval_encoder_is_another_tasks_zero_shot_fine_tune(tmp_path: Path
     with pytest.raises(ConfigError, match=last_only) as caught:
         check_config(_with(tasks=dual))
     assert caught.value.key == "tasks.lareqa.layers"
+
+
+def test_fast_tokenization_names_new_features_and_retrievals() -> None:
+    """tokenization: fast gives a task's features (and so its fine-tunes) and a retrieval's
+    folder names of their own; paper, the default, names none anew."""
+    config = {"tasks": {"xnli": {"source": "demo"}, "tatoeba": {"source": "demo"}}}
+    default = {task: _keys(task, config) for task in ("xnli", "tatoeba")}
+    assert {task: _keys(task, {**config, "tokenization": "paper"}) for task in default} == default
+    fast = {**config, "tokenization": "fast"}
+    assert _keys("xnli", fast)[0] == default["xnli"][0]
+    assert _keys("xnli", fast)[1] != default["xnli"][1]
+    assert _keys("xnli", fast)[2] != default["xnli"][2]
+    assert _keys("tatoeba", fast)[2] != default["tatoeba"][2]
+
+
+def test_xtreme_r_searches_lareqas_whole_pool() -> None:
+    """config/xtreme-r.yaml's LAReQA pool is every one of XQuAD-R's 11 files, as XTREME-R's."""
+    import yaml
+
+    from mte.config import with_schema_defaults
+
+    paper = yaml.safe_load((REPO / "config" / "xtreme-r.yaml").read_text(encoding="utf-8"))
+    config = with_schema_defaults(paper, SCHEMA)
+    assert task_languages("lareqa", config) == sorted(
+        ["ar", "de", "el", "en", "es", "hi", "ru", "th", "tr", "vi", "zh"]
+    )

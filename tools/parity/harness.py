@@ -141,13 +141,20 @@ def xtreme_features(job: dict, work: Path) -> list[dict]:
 
 
 def project_features(
-    tokenizer, task, family: str, examples: list[dict], training: bool, do_lower_case: bool
+    tokenizer,
+    task,
+    family: str,
+    examples: list[dict],
+    training: bool,
+    do_lower_case: bool,
+    tokenization: str,
 ) -> Any:
     from mte.embeddings import embedding_inputs
     from mte.featurize import tokenize_examples
 
     if family == "retrieval":
-        return embedding_inputs(tokenizer, [e["text"] for e in examples], "", MAX_LENGTH[family])
+        texts = [e["text"] for e in examples]
+        return embedding_inputs(tokenizer, texts, "", MAX_LENGTH[family], tokenization == "paper")
     return tokenize_examples(
         tokenizer,
         examples,
@@ -158,6 +165,7 @@ def project_features(
         max_query_length=MAX_QUERY_LENGTH,
         do_lower_case=do_lower_case,
         training=training,
+        tokenization=tokenization,
     )
 
 
@@ -359,7 +367,9 @@ def run(args) -> int:
                     "examples": examples,
                 }
                 theirs = xtreme_features(job, work)
-                ours = project_features(tokenizer, task, family, examples, training, lower)
+                ours = project_features(
+                    tokenizer, task, family, examples, training, lower, args.tokenization
+                )
                 tally = tallies.setdefault((shape, family), Tally())
                 where = f"{path.relative_to(args.data)}{' (training)' if training else ''}"
                 if family == "pairs":

