@@ -187,3 +187,38 @@ def test_the_card_recipe_refuses_outputs_that_do_not_pair() -> None:
         card_metrics(["a", "b"], ["a", "b", "c"], "MLQA")
     with pytest.raises(ValueError, match="no gold outputs"):
         card_metrics([], [], "XNLI")
+
+
+def test_pos_seqeval_f1_by_hand_and_as_seqeval_counts_it() -> None:
+    """XTREME's POS metric is seqeval's F1 over UPOS tags, which reads ``NOUN`` as a chunk
+    ``N``-``OUN``: ``NOUN NOUN VERB`` is two chunks (OUN 0-1, ERB 2-2), ``NOUN VERB VERB``
+    two others (OUN 0-0, ERB 1-2), so two tags of three are right and F1 is 0. The
+    per-sentence rows sum to seqeval's own f1_score on random tag sequences (X, whose type is
+    the O's, included)."""
+    import random
+    import warnings
+
+    from seqeval.metrics import f1_score
+
+    from mte.families.tagging.metrics import tagging_metrics, tagging_statistics
+    from mte.registry import TASKS
+
+    task = TASKS["udpos"]
+    assert task.primary_metric == "seqeval_f1"
+    metrics = tagging_metrics(task, [["NOUN", "NOUN", "VERB"]], [["NOUN", "VERB", "VERB"]])
+    assert metrics == {"accuracy": pytest.approx(2 / 3), "seqeval_f1": 0.0}
+    # gold DET NOUN NOUN: ET 0-0, OUN 1-2; predicted DET ADJ NOUN: ET 0-0, DJ 1-1, OUN 2-2:
+    # one right of three predicted and two gold, P 1/3, R 1/2, F1 2 * 1/6 / (5/6) = 0.4
+    metrics = tagging_metrics(task, [["DET", "NOUN", "NOUN"]], [["DET", "ADJ", "NOUN"]])
+    assert metrics["seqeval_f1"] == pytest.approx(0.4)
+
+    rng = random.Random(0)
+    tags = list(task.labels)
+    for _ in range(200):
+        gold = [[rng.choice(tags) for _ in range(rng.randint(1, 6))] for _ in range(3)]
+        guess = [[t if rng.random() < 0.6 else rng.choice(tags) for t in s] for s in gold]
+        rows = tagging_statistics(task).rows(gold, guess)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            expected = f1_score(gold, guess)
+        assert tagging_statistics(task).value("seqeval_f1", rows) == pytest.approx(expected)

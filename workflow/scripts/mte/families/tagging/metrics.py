@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from mte.metrics import Counts, Means, same_length
+from mte.metrics import Counts, SufficientStatistics, _divide, _f1, same_length
 from mte.taskspec import Task
 
 
@@ -100,45 +100,68 @@ def token_f1(gold: Sequence[Sequence[str]], predicted: Sequence[Sequence[str]]) 
     return statistics.value("f1", statistics.rows(gold, predicted))
 
 
-class TokenAccuracy(Means):
-    """(correct tokens, tokens) per sentence: POS token accuracy."""
+class PosCounts(SufficientStatistics):
+    """Per sentence: correct tokens, tokens, and the chunks right, predicted and gold of
+    seqeval's F1 over POS tags (the metric of XTREME's POS table: its run_tag.py calls
+    seqeval's default ``f1_score``, which reads a tag's first letter as a chunk prefix and the
+    rest as its type, ``NOUN`` a chunk ``N``-``OUN``).
 
-    def __init__(self) -> None:
-        super().__init__("accuracy")
+    seqeval joins the sentences with an ``O`` after each and takes the chunks of the whole;
+    those chunks are counted here, each in the sentence where it ends, so that the sums are
+    seqeval's counts exactly (a chunk may run past a sentence's ``O``: ``X`` has the type
+    ``_``, as ``O`` has, and nothing ends it) and the bootstrap resamples sentences."""
+
+    metrics = ("accuracy", "seqeval_f1")
 
     def rows(self, gold: Sequence[Sequence[str]], predicted: Sequence[Sequence[str]]) -> np.ndarray:
+        import warnings
+
+        from seqeval.metrics.sequence_labeling import get_entities
+
         same_length(gold, predicted)
-        correct = [
-            sum(g == p for g, p in zip(gold_tags, guess_tags, strict=True))
-            for gold_tags, guess_tags in zip(gold, predicted, strict=True)
-        ]
-        return super().rows(correct, [len(tags) for tags in gold])
+        rows = np.zeros((len(gold), 5))
+        sentence_of = []
+        for index, (gold_tags, guess_tags) in enumerate(zip(gold, predicted, strict=True)):
+            same_length(gold_tags, guess_tags)
+            rows[index, 0] = sum(g == p for g, p in zip(gold_tags, guess_tags, strict=True))
+            rows[index, 1] = len(gold_tags)
+            sentence_of += [index] * (len(gold_tags) + 1)  # its tags and the O after them
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # "NOUN seems not to be NE tag"
+            # seqeval joins a list of sentences with an O after each, as f1_score does
+            gold_chunks = set(get_entities([list(tags) for tags in gold]))
+            guess_chunks = set(get_entities([list(tags) for tags in predicted]))
+        for column, chunks in (
+            (2, gold_chunks & guess_chunks),
+            (3, guess_chunks),
+            (4, gold_chunks),
+        ):
+            for _, _, last in chunks:
+                rows[sentence_of[last], column] += 1
+        return rows
+
+    def _accuracy(self, sums: np.ndarray) -> np.ndarray:
+        return _divide(sums[..., 0], sums[..., 1])
+
+    def _seqeval_f1(self, sums: np.ndarray) -> np.ndarray:
+        return _f1(_divide(sums[..., 2], sums[..., 3]), _divide(sums[..., 2], sums[..., 4]))
 
 
-def tagging_statistics(task: Task) -> EntityCounts | TokenAccuracy:
-    """NER: entity counts; POS: correct tokens over tokens."""
-    return EntityCounts() if task.options.scheme == "entities" else TokenAccuracy()
+def tagging_statistics(task: Task) -> EntityCounts | PosCounts:
+    """NER: entity counts; POS: token accuracy and seqeval's chunk counts."""
+    return EntityCounts() if task.options.scheme == "entities" else PosCounts()
 
 
 def tagging_metrics(
     task: Task, gold: list[list[str]], predicted: list[list[str]]
 ) -> dict[str, float]:
-    """The task's metrics: NER entity P/R/F1 plus token-level F1; POS token accuracy plus the
-    seqeval F1 that XTREME's script reports for POS (seqeval reads a UPOS tag's first letter
-    as a chunk prefix; the number is kept for comparison with the paper, labelled as such, and
-    has no per-example decomposition: no interval)."""
+    """The task's metrics: NER entity P/R/F1 plus token-level F1; POS token accuracy and the
+    seqeval F1 of XTREME's POS table (:class:`PosCounts`), each with per-sentence statistics."""
     statistics = tagging_statistics(task)
     primary = statistics.values(statistics.rows(gold, predicted))
     if task.options.scheme == "entities":
         return {**primary, "token_f1": token_f1(gold, predicted)}
-    import warnings
-
-    from seqeval.metrics import f1_score
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # "NOUN seems not to be NE tag"
-        seqeval_f1 = f1_score(gold, predicted)
-    return {**primary, "seqeval_f1": seqeval_f1}
+    return primary
 
 
 def _prf(right: int, predicted: int, gold: int) -> dict[str, float | int]:
