@@ -43,12 +43,22 @@ DOC_STRIDE, MAX_QUERY_LENGTH = 128, 64
 # differences that are the project's by design, each with its cause (README "Known
 # differences"); any other kind fails the run
 KNOWN = {
-    "tagging: sentence longer than a window": (
+    "sentence longer than a window": (
         "XTREME truncates a sentence at max_length - 2 (- 3 for XLM-R) sub-tokens and its "
         "scorer never sees the words cut; the project splits it between words into windows "
         "so that every word is predicted and scored (mte.families.tagging.features)"
     ),
+    "unknown piece as <pad> (transformers 2.4.1)": (
+        "transformers 2.4.1's XLMRobertaTokenizer gives a piece outside the SentencePiece "
+        "vocabulary id 1 (<pad>) instead of <unk> (huggingface/transformers issue 2795, fixed "
+        "by PR 3198 for 2.6.0); the project gives <unk>, as every later version does"
+    ),
 }
+
+
+def known(kind: str) -> str | None:
+    """The cause of a known kind of difference (its name after the family), else None."""
+    return KNOWN.get(kind.split(": ", 1)[-1])
 
 
 @dataclass
@@ -79,13 +89,15 @@ def data_files(data: Path) -> list[tuple[str, str, str, Path, str]]:
     add("pairs", "xnli", "xnli/*.tsv", r"^(?:dev|test)-(\w+)\.tsv$")
     add("pairs", "pawsx", "pawsx/*.tsv", r"^(?:dev|test)-(\w+)\.tsv$")
     add("tagging", "panx", "panx/*.tsv", r"^(?:train|dev|test)-(\w+)\.")
+    add("tagging", "udpos", "udpos/*.tsv", r"^(?:train|dev|test)-(\w+)\.tsv$")
     add("tagging", "udpos", "ud/*.conllu", r"^([a-z]+)_\w+-ud-\w+\.conllu$")
     add("tagging", "udpos", "ud-2.7/*/*.conllu", r"^([a-z]+)_\w+-ud-\w+\.conllu$")
     add("qa", "mlqa", "mlqa/*.json", r"^dev-context-(\w+)-question-\w+\.json$")
     add("qa", "xquad", "xquad/*.json", r"^xquad\.(\w+)\.json$")
     add("qa", "tydiqa", "tydiqa*/*.json", r"\.(\w+)\.dev\.json$")
     add("retrieval", "tatoeba", "tatoeba/tatoeba.*-eng.eng", r"^tatoeba\.(\w+)-eng\.eng$")
-    add("retrieval", "bucc", "bucc*/*.gold", r"^(\w+)-en\.\w+\.gold$", lambda m: "test")
+    # BUCC 2018's layout: {lang}-en/{lang}-en.{split}.{lang} beside .en and .gold
+    add("retrieval", "bucc", "bucc*/**/*-en.*.*", r"^(\w+)-en\.(\w+)\.\1$", lambda m: m.group(2))
     return found
 
 
@@ -100,7 +112,10 @@ def read_examples(task_name: str, path: Path, language: str, split: str) -> list
             for side, file in (("eng", path), (language, foreign))
             for i, line in enumerate(file.read_text(encoding="utf-8").split("\n")[:-1])
         ]
-    return read_files(get_task(task_name), [path], language, split)
+    examples = read_files(get_task(task_name), [path], language, split)
+    if task_name == "bucc":  # both sides' sentences, as XTREME embeds them
+        return [{"id": e["id"], "text": e["text"]} for e in examples if e["side"] != "gold"]
+    return examples
 
 
 # ------------------------------------------------------------------------- both sides
@@ -390,14 +405,27 @@ def run(args) -> int:
     report = render(tallies, file_counts, args)
     Path(args.out).write_text(report, encoding="utf-8")
     print(report)
-    unknown = {k for t in tallies.values() for k in t.kinds if k not in KNOWN}
+    unknown = {k for t in tallies.values() for k in t.kinds if known(k) is None}
     return 1 if unknown else 0
+
+
+def xtreme_commit(checkout: Path) -> str:
+    """The checkout's commit, where it is a git work tree; else the pinned one, said so."""
+    done = subprocess.run(
+        ["git", "-C", str(checkout), "rev-parse", "HEAD"], capture_output=True, text=True
+    )
+    if done.returncode == 0:
+        commit = done.stdout.strip()
+        if commit != XTREME_COMMIT:
+            print(f"note: {checkout} is at {commit}, not {XTREME_COMMIT}", file=sys.stderr)
+        return commit[:7]
+    return f"{XTREME_COMMIT[:7]} (pinned; {checkout} is no git work tree to confirm it)"
 
 
 def render(tallies, file_counts, args) -> str:
     lines = [
-        f"# Parity: tokenization `{args.tokenization}` against XTREME {XTREME_COMMIT[:7]} "
-        "(transformers 2.4.1)",
+        f"# Parity: tokenization `{args.tokenization}` against XTREME "
+        f"{xtreme_commit(Path(args.xtreme))} (transformers 2.4.1)",
         "",
         f"Data: `{args.data}`{f', first {args.limit} examples a file' if args.limit else ''}.",
         "",
@@ -413,8 +441,8 @@ def render(tallies, file_counts, args) -> str:
     lines += ["", "## One example of each kind", ""]
     for (shape, _family), tally in tallies.items():
         for kind, example in tally.examples.items():
-            known = f" (known: {KNOWN[kind]})" if kind in KNOWN else ""
-            lines.append(f"- {shape}, {kind}{known}: {example}")
+            cause = f" (known: {known(kind)})" if known(kind) else ""
+            lines.append(f"- {shape}, {kind}{cause}: {example}")
     return "\n".join(lines) + "\n"
 
 
