@@ -126,6 +126,9 @@ def files(root: Path) -> dict[Path, Path]:
     for base in ("results", "resources/data"):
         for path in sorted((root / base).rglob("*")):
             relative = path.relative_to(root)
+            # a predict job's machine record describes where it ran, not what it predicted
+            if path.name.endswith(".machine.json"):
+                continue
             if path.is_file() and not SKIPPED_PARTS & set(relative.parts):
                 found[relative] = path
     return found

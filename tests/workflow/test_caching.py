@@ -142,6 +142,8 @@ def test_tables_in_three_formats_figures_and_report(workdir: Path, config: dict,
     # training_precision auto on a CPU: fp32, recorded in every score's provenance
     assert {p["provenance"]["training"]["precision"] for p in provenance} == {"fp32"}
     assert all(d["files"][0]["sha256"] for d in record["data"]) and record["hardware"]["cpus"]
+    # and the machines that fine-tuned and predicted, beside the score job's
+    assert record["training"]["hardware"]["cpus"] and record["predicted_on"]["cpus"]
     latex = (tables / "xnli.tex").read_text()
     assert r"\toprule" in latex and r"\bottomrule" in latex and "tiny" in latex
     summary = pd.read_csv(tables / "xtreme_summary.csv")

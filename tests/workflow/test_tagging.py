@@ -23,7 +23,8 @@ def run(family_run) -> Path:
         for task in ("panx", "udpos"):
             assert fine_tuned(family_run, model, task) == [("zero-shot", "seed1")]
             predictions = variant_dir(family_run.workdir, model, task).glob("*/*/predictions/*")
-            assert sorted(p.name for p in predictions) == ["de.jsonl"]
+            # the predictions and the machine that made them (the score's predicted_on)
+            assert sorted(p.name for p in predictions) == ["de.jsonl", "de.machine.json"]
     return family_run.workdir
 
 

@@ -27,7 +27,7 @@ def run(family_run) -> Path:
             assert fine_tuned(family_run, model, task) == [("zero-shot", "seed1")]
         folder = variant_dir(family_run.workdir, model, "xcopa")
         predictions = sorted(
-            p.relative_to(folder).parts[0] for p in folder.glob("*/*/predictions/*")
+            p.relative_to(folder).parts[0] for p in folder.glob("*/*/predictions/*.jsonl")
         )
         assert predictions == ["translate-test", "zero-shot"]
     return family_run.workdir

@@ -402,6 +402,8 @@ def run(args) -> int:
                 file=sys.stderr,
                 flush=True,
             )
+        # the report so far after each shape: an hour's run interrupted keeps what it measured
+        Path(args.out).write_text(render(tallies, file_counts, args), encoding="utf-8")
     report = render(tallies, file_counts, args)
     Path(args.out).write_text(report, encoding="utf-8")
     print(report)
