@@ -53,6 +53,11 @@ KNOWN = {
         "vocabulary id 1 (<pad>) instead of <unk> (huggingface/transformers issue 2795, fixed "
         "by PR 3198 for 2.6.0); the project gives <unk>, as every later version does"
     ),
+    "equal-score segmentation": (
+        "the same pieces in another order: SentencePiece's Viterbi and the tokenizers "
+        "library's Unigram break a tie between segmentations of equal score differently "
+        "(lower-cased 'XXXIII': XTREME ▁xxx ii i, the project ▁xxx i ii)"
+    ),
 }
 
 
@@ -197,6 +202,9 @@ def subtoken_kind(family: str, tokenizer, ours: list[int], theirs: list[int]) ->
         a == b or (a == unk and b == pad) for a, b in zip(ours, theirs, strict=True)
     ):
         return f"{family}: unknown piece as <pad> (transformers 2.4.1)"
+    mine, old = tokenizer.convert_ids_to_tokens(ours), tokenizer.convert_ids_to_tokens(theirs)
+    if sorted(mine) == sorted(old) and "".join(mine) == "".join(old):
+        return f"{family}: equal-score segmentation"
     return f"{family}: sub-tokens"
 
 
