@@ -43,11 +43,6 @@ DOC_STRIDE, MAX_QUERY_LENGTH = 128, 64
 # differences that are the project's by design, each with its cause (README "Known
 # differences"); any other kind fails the run
 KNOWN = {
-    "sentence longer than a window": (
-        "XTREME truncates a sentence at max_length - 2 (- 3 for XLM-R) sub-tokens and its "
-        "scorer never sees the words cut; the project splits it between words into windows "
-        "so that every word is predicted and scored (mte.families.tagging.features)"
-    ),
     "unknown piece as <pad> (transformers 2.4.1)": (
         "transformers 2.4.1's XLMRobertaTokenizer gives a piece outside the SentencePiece "
         "vocabulary id 1 (<pad>) instead of <unk> (huggingface/transformers issue 2795, fixed "
@@ -143,10 +138,9 @@ def model_folders(work: Path, shapes: list[str]) -> dict[str, Path]:
     return folders
 
 
-def xtreme_features(job: dict, work: Path) -> list[dict]:
-    python = HERE / ".venv" / "bin" / "python"
+def xtreme_features(job: dict, work: Path, python: Path) -> list[dict]:
     if not python.is_file():
-        raise SystemExit("tools/parity/.venv is missing: run bash tools/parity/setup.sh")
+        raise SystemExit(f"{python} is missing: run bash tools/parity/setup.sh")
     with tempfile.TemporaryDirectory(dir=work) as folder:
         job_path, out_path = Path(folder) / "job.json", Path(folder) / "out.json"
         job_path.write_text(json.dumps(job), encoding="utf-8")
@@ -241,46 +235,48 @@ def compare_pairs(tally, tokenizer, where, examples, ours, theirs) -> None:
 
 
 def compare_tagging(tally, tokenizer, where, examples, ours, theirs, kind) -> None:
+    """Each sentence's windows against XTREME's chunks of it (``utils_preprocess.py``, then
+    ``utils_tag.py``): as many, and each with the same sub-tokens, labels and special tokens."""
     windows: dict[int, list[int]] = {}
     for w, example in enumerate(ours["window_example"]):
         windows.setdefault(example, []).append(w)
+    chunks: dict[int, list[dict]] = {}
+    for xt in theirs:
+        chunks.setdefault(xt["example"], []).append(xt)
     extra = 1 if kind == "xlmr" else 0  # run_tag.py's sep_token_extra for XLM-R
-    for i, xt in enumerate(theirs):
-        tally.compared += 1
+    for i in sorted(set(windows) | set(chunks)):
+        mine, xts = windows.get(i, []), chunks.get(i, [])
         ex = f"{where} {examples[i]['id']}"
-        # the project's windows end as XTREME's do under paper tokenization (</s></s> for an
-        # XLM-R-shaped tokenizer), with one </s> under fast: count what closes each
-        closing = 1 + extra if ours["input_ids"][windows[i][0]][-2] == tokenizer.sep_token_id else 1
-        ids = [t for w in windows[i] for t in ours["input_ids"][w][1:-closing]]
-        labels = [t for w in windows[i] for t in ours["labels"][w][1:-closing]]
-        if (
-            len(windows[i]) == 1
-            and ours["input_ids"][windows[i][0]] == xt["input_ids"]
-            and ours["labels"][windows[i][0]] == xt["labels"]
-        ):
-            tally.identical += 1
+        if len(mine) != len(xts):
+            tally.compared += max(len(mine), len(xts))
+            tally.differ(
+                "tagging: windows per sentence", f"{ex}: XTREME {len(xts)}, project {len(mine)}"
+            )
             continue
-        kept = len(xt["input_ids"]) - 2 - extra
-        if len(ids) > kept:
-            tally.differ(
-                "tagging: sentence longer than a window",
-                f"{ex}: {len(ids)} sub-tokens, XTREME keeps {kept}, the project "
-                f"{len(windows[i])} windows",
-            )
-        if ids[:kept] != xt["input_ids"][1 : 1 + kept]:
-            tally.differ(
-                subtoken_kind("tagging", tokenizer, ids[:kept], xt["input_ids"][1 : 1 + kept]),
-                f"{ex} {first_mismatch(tokenizer, ids[:kept], xt['input_ids'][1 : 1 + kept])}",
-            )
-        elif labels[:kept] != xt["labels"][1 : 1 + kept]:
-            tally.differ("tagging: label positions", ex)
-        if closing != 1 + extra or ours["input_ids"][windows[i][0]][0] != xt["input_ids"][0]:
-            tally.differ(
-                "tagging: special tokens",
-                f"{ex}: XTREME ends {tokenizer.convert_ids_to_tokens(xt['input_ids'][-2:])} "
-                f"(run_tag.py's sep_token_extra for xlmr), the project "
-                f"{tokenizer.convert_ids_to_tokens(ours['input_ids'][windows[i][0]][-2:])}",
-            )
+        for w, xt in zip(mine, xts, strict=True):
+            tally.compared += 1
+            our_ids, our_labels = ours["input_ids"][w], ours["labels"][w]
+            if our_ids == xt["input_ids"] and our_labels == xt["labels"]:
+                tally.identical += 1
+                continue
+            # the project's windows end as XTREME's do under paper tokenization (</s></s> for
+            # an XLM-R-shaped tokenizer), with one </s> under fast: count what closes each
+            closing = 1 + extra if our_ids[-2] == tokenizer.sep_token_id else 1
+            if closing != 1 + extra or our_ids[0] != xt["input_ids"][0]:
+                tally.differ(
+                    "tagging: special tokens",
+                    f"{ex}: XTREME ends {tokenizer.convert_ids_to_tokens(xt['input_ids'][-2:])}"
+                    f" (run_tag.py's sep_token_extra for xlmr), the project "
+                    f"{tokenizer.convert_ids_to_tokens(our_ids[-2:])}",
+                )
+            ids, xt_ids = our_ids[1:-closing], xt["input_ids"][1 : -1 - extra]
+            if ids != xt_ids:
+                tally.differ(
+                    subtoken_kind("tagging", tokenizer, ids, xt_ids),
+                    f"{ex} {first_mismatch(tokenizer, ids, xt_ids)}",
+                )
+            elif our_labels[1:-closing] != xt["labels"][1 : -1 - extra]:
+                tally.differ("tagging: label positions", ex)
 
 
 def compare_qa(tally, tokenizer, where, examples, ours, theirs, training) -> None:
@@ -378,6 +374,7 @@ def run(args) -> int:
                 job = {
                     "xtreme": args.xtreme,
                     "family": family,
+                    "task": task_name,
                     "kind": kind,
                     "tokenizer_dir": str(old_dir),
                     "do_lower_case": lower,
@@ -389,7 +386,7 @@ def run(args) -> int:
                     "labels": list(task.labels),
                     "examples": examples,
                 }
-                theirs = xtreme_features(job, work)
+                theirs = xtreme_features(job, work, Path(args.python))
                 ours = project_features(
                     tokenizer, task, family, examples, training, lower, args.tokenization
                 )
@@ -432,10 +429,20 @@ def xtreme_commit(checkout: Path) -> str:
     return f"{XTREME_COMMIT[:7]} (pinned; {checkout} is no git work tree to confirm it)"
 
 
+def old_transformers(python: str) -> str:
+    """The transformers version of the environment XTREME's code runs in."""
+    done = subprocess.run(
+        [python, "-c", "import transformers; print(transformers.__version__)"],
+        capture_output=True,
+        text=True,
+    )
+    return done.stdout.strip().splitlines()[-1] if done.returncode == 0 else "unknown"
+
+
 def render(tallies, file_counts, args) -> str:
     lines = [
         f"# Parity: tokenization `{args.tokenization}` against XTREME "
-        f"{xtreme_commit(Path(args.xtreme))} (transformers 2.4.1)",
+        f"{xtreme_commit(Path(args.xtreme))} (transformers {old_transformers(args.python)})",
         "",
         f"Data: `{args.data}`{f', first {args.limit} examples a file' if args.limit else ''}.",
         "",
@@ -460,6 +467,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--xtreme", required=True, help="a checkout of google-research/xtreme")
     parser.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
+    parser.add_argument(
+        "--python",
+        default=str(HERE / ".venv" / "bin" / "python"),
+        help="the environment XTREME's code runs in (tools/parity/setup.sh makes the default)",
+    )
     parser.add_argument("--shapes", default=",".join(SHAPES))
     parser.add_argument("--families", default="", help="pairs,tagging,qa,retrieval (all)")
     parser.add_argument("--tokenization", default="paper", choices=("paper", "fast"))

@@ -7,7 +7,9 @@ the options and the canonical examples; OUT receives one record per feature, unp
 
 Each family is featurised by the function and the arguments XTREME's script passes it:
 - pairs: ``processors/utils.py`` ``convert_examples_to_features`` as ``run_classify.py`` calls it;
-- tagging: ``utils_tag.py`` ``convert_examples_to_features`` as ``run_tag.py`` calls it;
+- tagging: ``utils_preprocess.py``'s chunking as ``scripts/preprocess_panx.sh`` and
+  ``preprocess_udpos.sh`` run it, then ``utils_tag.py`` ``convert_examples_to_features`` as
+  ``run_tag.py`` calls it;
 - qa: ``processors/squad.py`` ``squad_convert_examples_to_features`` as ``run_squad.py`` does;
 - retrieval: ``evaluate_retrieval.py``'s ``tokenize_text`` steps and ``prepare_batch``'s ids.
 Nothing of XTREME's is patched; the stubs of tools/parity/stubs stand in for boto3 and the Rust
@@ -72,13 +74,80 @@ def pairs(job, tokenizer):
     ]
 
 
-def tagging(job, tokenizer):
-    from utils_tag import InputExample, convert_examples_to_features
+def preprocessed_chunks(job):
+    """The sentences as XTREME's ``utils_preprocess.py`` leaves them for ``run_tag.py``.
 
-    examples = [
-        InputExample(guid=e["id"], words=e["tokens"], labels=e["tags"], langs=[job["language"]])
-        for e in job["examples"]
-    ]
+    ``scripts/preprocess_panx.sh`` and ``preprocess_udpos.sh`` run ``panx_tokenize_preprocess``
+    or ``udpos_tokenize_preprocess`` (``--max_len 128``) before any training or prediction: a
+    sentence is cut between words into chunks of at most 128 - 3 (XLM-R) or 128 - 2 sub-tokens,
+    a word of no sub-token or of more than that becomes the unknown token, and an ``.idx`` file
+    names each line's sentence (``save_predictions`` joins the chunks' predictions by it).
+    Returns ``utils_tag.read_examples_from_file`` of the processed file and each chunk's
+    sentence, read from the ``.idx`` file.
+    """
+    import argparse
+    import os
+    import tempfile
+
+    import utils_preprocess
+    from utils_tag import read_examples_from_file
+
+    lang = job["language"]
+    preprocess = {
+        "panx": utils_preprocess.panx_tokenize_preprocess,
+        "udpos": utils_preprocess.udpos_tokenize_preprocess,
+    }[job["task"]]
+    with tempfile.TemporaryDirectory() as folder:
+        folder = Path(folder)
+        (folder / "data").mkdir()
+        # the files utils_preprocess reads: {split}-{lang}.tsv, a word and its tag a line
+        lines = [
+            line
+            for e in job["examples"]
+            for line in [
+                *(f"{w}\t{t}\n" for w, t in zip(e["tokens"], e["tags"], strict=True)),
+                "\n",
+            ]
+        ]
+        (folder / "data" / f"dev-{lang}.tsv").write_text("".join(lines), encoding="utf-8")
+        # its output is named f"{split}.{model_name_or_path}": a relative folder name keeps it
+        # one file, as XTREME's hub names do
+        (folder / "model").symlink_to(job["tokenizer_dir"])
+        args = argparse.Namespace(
+            model_type=job["kind"],
+            model_name_or_path="model",
+            do_lower_case=job["do_lower_case"],
+            cache_dir=None,
+            languages=lang,
+            data_dir=str(folder / "data"),
+            output_dir=str(folder / "out"),
+            max_len=job["max_length"],
+        )
+        here = os.getcwd()
+        os.chdir(folder)
+        try:
+            preprocess(args)
+        finally:
+            os.chdir(here)
+        processed = folder / "out" / lang / "dev.model"
+        examples = read_examples_from_file(str(processed), lang)
+        sentences, starts = [], True
+        with open(processed, encoding="utf-8") as text, open(f"{processed}.idx") as idx:
+            for line, index in zip(text, idx, strict=True):
+                if not line.strip():
+                    starts = True
+                elif starts:
+                    sentences.append(int(index))
+                    starts = False
+    if len(sentences) != len(examples):
+        raise RuntimeError(f"{len(examples)} chunks read, {len(sentences)} in the .idx file")
+    return examples, sentences
+
+
+def tagging(job, tokenizer):
+    from utils_tag import convert_examples_to_features
+
+    examples, sentences = preprocessed_chunks(job)
     xlmr = job["kind"] == "xlmr"
     # run_tag.py load_and_cache_examples (l. 348); pad_token_label_id is CrossEntropyLoss's -100
     features = convert_examples_to_features(
@@ -99,11 +168,11 @@ def tagging(job, tokenizer):
     )
     return [
         {
-            "example": index,
+            "example": sentence,
             "input_ids": unpadded(f.input_ids, f.input_mask),
             "labels": unpadded(f.label_ids, f.input_mask),
         }
-        for index, f in enumerate(features)
+        for sentence, f in zip(sentences, features, strict=True)
     ]
 
 
@@ -174,6 +243,8 @@ def retrieval(job, tokenizer):
 
 def main(job_path: str, out_path: str) -> None:
     job = json.loads(Path(job_path).read_text(encoding="utf-8"))
+    # third_party/ as the scripts run it; the checkout's root for utils_preprocess.py
+    sys.path.insert(0, str(Path(job["xtreme"])))
     sys.path.insert(0, str(Path(job["xtreme"]) / "third_party"))
     tokenizer = tokenizer_of(job)
     family = {"pairs": pairs, "tagging": tagging, "qa": qa, "retrieval": retrieval}[job["family"]]
