@@ -30,6 +30,11 @@ TRICKY = [
     "  lead and  double  spaces ",
     "tab\tand\nnewline\n",
     "Hello, World! 1999年中国",
+    # equal-score segmentations (the same pieces in another order), which SentencePiece's
+    # 32-bit search and the tokenizers library's 64-bit one cut differently
+    "xxxiii",
+    "super bowl xxxiii",
+    "XXXIII xxxiii Xxxiii",
 ]
 
 
@@ -56,6 +61,9 @@ def test_paper_tokenization_is_sentencepiece_on_e5(e5_model: Path, tmp_path: Pat
         pieces[word].append(token)
     assert pieces == [processor.encode(word, out_type=str) for word in words]
     assert pieces[words.index("word\u200b")] == ["\u2581word"]
+    # lower-cased "XXXIII", a word alone (XTREME's QA and tagging tokenise word by word)
+    assert pieces[words.index("xxxiii")] == ["\u2581xxx", "ii", "i"]
+    assert fast.tokenize("xxxiii") == ["\u2581xxx", "i", "ii"]
     # the fast tokenizer's lone marker after a trailing space, as the issue measured it
     assert fast.tokenize("ما هي أهمية ")[-1] == "\u2581"
     assert paper.tokenize("ما هي أهمية ")[-1] != "\u2581"
@@ -117,3 +125,53 @@ def test_tagged_sentences_close_as_run_tag_closed_them(tiny_xlmr: Path, tiny_mbe
     features = tokenize_tagging(xlmr_paper, [sentence], TASKS["panx"], 12, "first", "paper")
     assert all(ids[-2:] == [2, 2] and len(ids) <= 12 for ids in features["input_ids"])
     assert sum(len(p) for p in features["window_positions"]) == 20
+
+
+def test_equal_scores_tie_in_64_bits_and_not_in_32(e5_model: Path) -> None:
+    """Why the libraries differ on "xxxiii": the two segmentations ``▁xxx i ii`` and ``▁xxx ii
+    i`` add the same three scores, equal in 64-bit floats; SentencePiece adds 32-bit floats,
+    in which the order of the additions decides and ``ii`` first scores higher."""
+    import json
+
+    import numpy as np
+
+    vocab = dict(json.loads((e5_model / "tokenizer.json").read_text())["model"]["vocab"])
+    xxx, i, ii = (vocab[p] for p in ("\u2581xxx", "i", "ii"))
+    assert (xxx + i) + ii == (xxx + ii) + i
+    xxx32, i32, ii32 = np.float32(xxx), np.float32(i), np.float32(ii)
+    assert (xxx32 + ii32) + i32 > (xxx32 + i32) + ii32
+
+
+def test_unknown_piece_is_padding_under_paper(tiny_xlmr: Path, tiny_mbert: Path) -> None:
+    """XTREME's XLMRobertaTokenizer (transformers before 2.6.0) gave a piece outside the
+    vocabulary SentencePiece's unknown id 0 plus fairseq's offset 1: ``<pad>``. The literal
+    ``<unk>`` keeps its id; fast tokenization and WordPiece keep ``<unk>``/``[UNK]``."""
+    from mte.families.qa.squad_windows import word_pieces
+
+    paper, fast = load_tokenizer(tiny_xlmr), load_tokenizer(tiny_xlmr, tokenization="fast")
+    assert (paper.pad_token_id, paper.unk_token_id) == (1, 3)
+    unknown = "\u679d"  # 枝: not among the tiny shape's 1,500 pieces
+    assert fast("x " + unknown, add_special_tokens=False)["input_ids"][-1] == 3
+    assert paper("x " + unknown, add_special_tokens=False)["input_ids"][-1] == 1
+    assert paper(["<unk>"], is_split_into_words=True, add_special_tokens=False)["input_ids"] == [3]
+    # QA windows take the tokenizer's ids, not the pieces' text looked up again
+    [(pieces, ids)] = word_pieces(paper, [unknown])
+    assert ids[-1] == 1 and len(pieces) == len(ids)
+    mbert = load_tokenizer(tiny_mbert)
+    assert mbert("\u679d", add_special_tokens=False)["input_ids"] == [mbert.unk_token_id]
+
+
+def test_word_longer_than_a_window(tiny_mbert: Path) -> None:
+    """utils_preprocess.py makes a word of more sub-tokens than a window holds the unknown
+    token (paper); fast keeps the sub-tokens that fit."""
+    tokenizer = load_tokenizer(tiny_mbert)
+    long_word = "zqxjkvwbfyghmp" * 2
+    assert len(tokenizer(long_word, add_special_tokens=False)["input_ids"]) > 10
+    sentence = {"id": "s", "tokens": ["a", long_word, "b"], "tags": ["O", "B-PER", "O"]}
+    paper = tokenize_tagging(tokenizer, [sentence], TASKS["panx"], 12, "first", "paper")
+    a, b = (tokenizer.convert_tokens_to_ids(t) for t in "ab")
+    cls, sep, unk = tokenizer.cls_token_id, tokenizer.sep_token_id, tokenizer.unk_token_id
+    assert paper["input_ids"] == [[cls, a, unk, b, sep]]
+    fast = tokenize_tagging(tokenizer, [sentence], TASKS["panx"], 12, "first", "fast")
+    # room 10 a window: "a" in the first, the word's first 10 sub-tokens, then "b"
+    assert [len(ids) for ids in fast["input_ids"]] == [3, 12, 3]

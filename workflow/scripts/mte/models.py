@@ -10,6 +10,7 @@ from typing import Any
 
 from mte.errors import ConfigError, MteError
 from mte.io import sha256_file, write_json
+from mte.sentencepiece_model import install_sentencepiece_segmentation
 
 log = logging.getLogger(__name__)
 
@@ -217,6 +218,41 @@ def sentencepiece_whitespace(tokenizer: Any) -> bool:
     return True
 
 
+# fairseq's order of XLM-R's first ids, which XLMRobertaTokenizer put before the SentencePiece
+# pieces (shifted by one)
+FAIRSEQ_SPECIALS = ["<s>", "<pad>", "</s>", "<unk>"]
+
+
+def fairseq_unknown_as_padding(tokenizer: Any) -> bool:
+    """Give a piece outside the vocabulary of an XLM-R-laid-out unigram tokenizer the id of
+    ``<pad>``, as the ``XLMRobertaTokenizer`` of XTREME's scripts did: it added fairseq's offset
+    of 1 to SentencePiece's unknown id 0 (huggingface/transformers issue 2795). transformers
+    2.6.0 fixed it (PR 3198) together with XLM-R's ``model_input_names``, which stopped it
+    returning token types; XTREME's ``processors/utils.py`` reads ``token_type_ids`` for every
+    model and fails on 2.6.0 and later (docs/parity.md), so its pinned transformers gave <pad>.
+    The literal ``<unk>`` token keeps its id 3 (what utils_preprocess.py writes for a tagged
+    word of no sub-token). Returns whether the tokenizer was one."""
+    import json
+
+    from tokenizers import models
+
+    backend = getattr(tokenizer, "backend_tokenizer", None)
+    if backend is None:
+        return False
+    model = json.loads(backend.to_str())["model"]
+    if model["type"] != "Unigram" or [p for p, _ in model["vocab"][:4]] != FAIRSEQ_SPECIALS:
+        return False
+    if model.get("unk_id") != FAIRSEQ_SPECIALS.index("<unk>"):
+        return False
+    vocab = [(piece, float(score)) for piece, score in model["vocab"]]
+    backend.model = models.Unigram(
+        vocab,
+        unk_id=FAIRSEQ_SPECIALS.index("<pad>"),
+        byte_fallback=model.get("byte_fallback", False),
+    )
+    return True
+
+
 def load_tokenizer(
     model_dir: str | Path, do_lower_case: bool = False, tokenization: str = "paper"
 ) -> Any:
@@ -226,7 +262,10 @@ def load_tokenizer(
     ``paper`` tokenization (:func:`sentencepiece_lowercase`), not under ``fast``.
     ``tokenization`` (:data:`TOKENIZATIONS`): ``paper`` gives a SentencePiece-converted fast
     tokenizer SentencePiece's whitespace handling (:func:`sentencepiece_whitespace`), ``fast``
-    keeps the folder's fast tokenizer as saved."""
+    keeps the folder's fast tokenizer as saved. Under ``paper`` a unigram model's pieces are
+    cut by the SentencePiece library itself (``install_sentencepiece_segmentation``: its
+    32-bit search breaks ties of equal score as XTREME's tokenizer did), and an XLM-R-laid-out
+    one gives an unknown piece ``<pad>``'s id (:func:`fairseq_unknown_as_padding`)."""
     from transformers import AutoTokenizer
 
     if tokenization not in TOKENIZATIONS:
@@ -256,6 +295,10 @@ def load_tokenizer(
             )
     if tokenization == "paper" and sentencepiece_whitespace(tokenizer):
         log.info("tokenization paper: SentencePiece's whitespace handling (no lone \u2581)")
+        if fairseq_unknown_as_padding(tokenizer):
+            log.info("tokenization paper: a piece outside the vocabulary is <pad>, as in 2020")
+        if install_sentencepiece_segmentation(tokenizer):
+            log.info("tokenization paper: pieces cut by the SentencePiece library's search")
     return tokenizer
 
 

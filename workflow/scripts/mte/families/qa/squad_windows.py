@@ -114,14 +114,17 @@ def detokenize(tokens: list[str], style: str) -> str:
     return " ".join(tokens).replace(" ##", "").strip()
 
 
-def word_pieces(tokenizer: Any, words: list[str]) -> list[list[str]]:
-    """Each word's sub-tokens, the word tokenised on its own as ``squad.py`` tokenises it."""
+def word_pieces(tokenizer: Any, words: list[str]) -> list[tuple[list[str], list[int]]]:
+    """Each word's sub-tokens and their ids, the word tokenised on its own as ``squad.py``
+    tokenises it. The ids are the tokenizer's own, not looked up again from the sub-tokens'
+    text: an unknown piece's text is its surface, which has no id of its own."""
     if not words:
         return []
     if getattr(tokenizer, "is_fast", False):
         encoded = tokenizer(words, add_special_tokens=False)
-        return [encoded.tokens(i) for i in range(len(words))]
-    return [tokenizer.tokenize(word) for word in words]
+        return [(encoded.tokens(i), encoded["input_ids"][i]) for i in range(len(words))]
+    tokens = [tokenizer.tokenize(word) for word in words]
+    return [(pieces, tokenizer.convert_tokens_to_ids(pieces)) for pieces in tokens]
 
 
 def window_spans(n_subtokens: int, capacity: int, doc_stride: int) -> list[tuple[int, int]]:
@@ -215,12 +218,12 @@ def tokenize_run_squad(
         context = example["context"]
         if context not in pieces_of:
             words, char_to_word = whitespace_words(context)
-            subtokens, subtoken_word, word_first = [], [], []
-            for word_index, pieces in enumerate(word_pieces(tokenizer, words)):
+            subtokens, ids, subtoken_word, word_first = [], [], [], []
+            for word_index, (pieces, piece_ids) in enumerate(word_pieces(tokenizer, words)):
                 word_first.append(len(subtokens))
                 subtokens += pieces
+                ids += piece_ids
                 subtoken_word += [word_index] * len(pieces)
-            ids = tokenizer.convert_tokens_to_ids(subtokens)
             # an answer's text is read from its ids' tokens, as squad.py reads feature.tokens
             id_tokens = tokenizer.convert_ids_to_tokens(ids)
             pieces_of[context] = (

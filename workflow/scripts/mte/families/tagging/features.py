@@ -57,13 +57,16 @@ def tokenize_tagging(
     Each word's label sits on one sub-token (the first, or with ``first_nonempty`` the first
     that is not a bare word marker); other sub-tokens get -100 and are ignored by the loss. A
     sentence longer than a window is split between words into consecutive windows, so every
-    word is labelled and predicted exactly once; nothing is truncated, except the sub-tokens
-    after the first of a single word longer than a whole window. A window ends as
+    word is labelled and predicted exactly once: the cut of XTREME's ``utils_preprocess.py``,
+    which ``scripts/preprocess_panx.sh`` and ``preprocess_udpos.sh`` run before ``run_tag.py``.
+    A single word longer than a whole window becomes the unknown token under ``paper``
+    tokenization, as there; under ``fast`` it keeps the sub-tokens that fit. A window ends as
     :func:`separators` says.
     """
     tag_index = {tag: index for index, tag in enumerate(task.labels)}
     empty = _empty_piece_ids(tokenizer) if label_subword == "first_nonempty" else set()
     closing = separators(tokenizer, tokenization)
+    paper = tokenization == "paper"
     room = max_length - 1 - len(closing)  # <s> ... </s> (</s>)
     features: dict[str, Any] = {
         **feature_header(tokenizer, examples, task, max_length, task.labels),
@@ -83,7 +86,8 @@ def tokenize_tagging(
         pieces = _word_pieces(tokenizer, example["tokens"])
         windows, current, used = [], [], 0
         for word, word_pieces in enumerate(pieces):
-            word_pieces = word_pieces[:room]
+            if len(word_pieces) > room:
+                word_pieces = [tokenizer.unk_token_id] if paper else word_pieces[:room]
             pieces[word] = word_pieces
             if current and used + len(word_pieces) > room:
                 windows.append(current)

@@ -1,0 +1,170 @@
+"""SentencePiece models rebuilt from a fast tokenizer's unigram vocabulary, and the
+segmentation of the SentencePiece library inside a fast tokenizer.
+
+Why: a converted fast tokenizer (the tokenizers library's Unigram) and the SentencePiece library
+that XTREME's 2020 ``XLMRobertaTokenizer`` ran hold the same pieces and scores, but their Viterbi
+searches add scores in different precisions: SentencePiece in 32-bit floats, the tokenizers
+library in 64-bit. Where two segmentations of a word have the same score (the same pieces in
+another order: lower-cased "XXXIII" as ``▁xxx i ii`` or ``▁xxx ii i``) the 64-bit sums tie and
+the 32-bit sums do not, and the two libraries return different pieces. Only the SentencePiece
+library's own search gives its answer, so :func:`install_sentencepiece_segmentation` lets it cut
+each sequence into pieces and leaves the fast tokenizer its normaliser, offsets and ids.
+
+The model is written as a ``ModelProto`` in protobuf's wire format (no protobuf package needed).
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from collections.abc import Iterable
+from typing import Any
+
+NORMAL, UNKNOWN, CONTROL = 1, 2, 3
+UNIGRAM = 1
+
+
+def _varint(value: int) -> bytes:
+    value &= (1 << 64) - 1
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        out.append(byte | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def _field(number: int, wire: int, payload: bytes) -> bytes:
+    return _varint(number << 3 | wire) + payload
+
+
+def bytes_field(number: int, data: bytes) -> bytes:
+    """A length-delimited protobuf field."""
+    return _field(number, 2, _varint(len(data)) + data)
+
+
+def varint_field(number: int, value: int) -> bytes:
+    """A varint protobuf field (negative values as 64-bit two's complement, as protobuf's
+    int32 writes them)."""
+    return _field(number, 0, _varint(value))
+
+
+def piece(text: str, score: float, kind: int) -> bytes:
+    """One ``ModelProto.SentencePiece`` (field 1 of the model): its text, 32-bit score and
+    type."""
+    body = (
+        bytes_field(1, text.encode("utf-8"))
+        + _field(2, 5, struct.pack("<f", score))
+        + varint_field(3, kind)
+    )
+    return bytes_field(1, body)
+
+
+def model_proto(
+    pieces: Iterable[tuple[str, float, int]],
+    trainer_spec: bytes,
+    normalizer_spec: bytes,
+) -> bytes:
+    """A serialised ``ModelProto``: the pieces (text, score, type) in id order, the
+    ``TrainerSpec`` and the ``NormalizerSpec`` given as serialised messages."""
+    proto = b"".join(piece(text, score, kind) for text, score, kind in pieces)
+    return proto + bytes_field(2, trainer_spec) + bytes_field(3, normalizer_spec)
+
+
+def segmentation_model(tokenizer_json: dict[str, Any], specials: Iterable[str]) -> bytes:
+    """A SentencePiece model that segments text already normalised and marked as a converted
+    fast tokenizer does (spaces as U+2581, a leading one): its unigram pieces and scores, the
+    tokenizer's special tokens as control pieces (never matched in text), its unknown piece,
+    and an identity normaliser that adds no prefix and leaves whitespace as it is."""
+    model = tokenizer_json["model"]
+    if model["type"] != "Unigram":
+        raise ValueError(f"a {model['type']} model, not SentencePiece's unigram")
+    unk_id = model.get("unk_id")
+    if unk_id is None:
+        raise ValueError("a unigram model without an unknown piece")
+    controls = set(specials)
+    kinds = [
+        UNKNOWN if index == unk_id else CONTROL if text in controls else NORMAL
+        for index, (text, _) in enumerate(model["vocab"])
+    ]
+    pieces = [
+        (text, float(score), kind)
+        for (text, score), kind in zip(model["vocab"], kinds, strict=True)
+    ]
+    # TrainerSpec: model_type (3) UNIGRAM, vocab_size (4), unk_id (40); no bos, eos or pad
+    # (41-43 set to -1), which would otherwise be checked against ids 1 and 2
+    trainer = (
+        varint_field(3, UNIGRAM)
+        + varint_field(4, len(pieces))
+        + varint_field(40, unk_id)
+        + varint_field(41, -1)
+        + varint_field(42, -1)
+        + varint_field(43, -1)
+    )
+    # NormalizerSpec: name (1) identity, add_dummy_prefix (3), remove_extra_whitespaces (4) and
+    # escape_whitespaces (5) off: the fast tokenizer's normaliser and Metaspace have done them
+    normalizer = (
+        bytes_field(1, b"identity") + varint_field(3, 0) + varint_field(4, 0) + varint_field(5, 0)
+    )
+    return model_proto(pieces, trainer, normalizer)
+
+
+class SentencePieceSegmentation:
+    """A custom pre-tokenizer step after Metaspace: it joins the sequence's words (each
+    starting with U+2581) back into the string SentencePiece would search, lets the
+    SentencePiece library segment it, and splits each word at the pieces' boundaries, so that
+    the Unigram model after it sees one piece at a time and returns it."""
+
+    def __init__(self, proto: bytes) -> None:
+        import sentencepiece
+
+        self.processor = sentencepiece.SentencePieceProcessor(model_proto=proto)
+
+    def pre_tokenize(self, pretok: Any) -> None:
+        words: list[str] = []
+
+        def collect(_: int, normalized: Any) -> list[Any]:
+            words.append(str(normalized))
+            return [normalized]
+
+        pretok.split(collect)
+        text = "".join(words)
+        pieces = self.processor.encode(text, out_type=str)
+        if "".join(pieces) != text:  # never seen; the words stay whole rather than be cut wrong
+            return
+        cuts, at = set(), 0
+        for found in pieces:
+            at += len(found)
+            cuts.add(at)
+        start = 0
+
+        def cut(_: int, normalized: Any) -> list[Any]:
+            nonlocal start
+            length = len(str(normalized))
+            inner = sorted(c - start for c in cuts if start < c < start + length)
+            bounds = [0, *inner, length]
+            start += length
+            return [normalized[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
+
+        pretok.split(cut)
+
+
+def install_sentencepiece_segmentation(tokenizer: Any) -> bool:
+    """Make a SentencePiece-converted fast tokenizer (Unigram model, Metaspace pre-tokenizer)
+    cut its text as the SentencePiece library does; returns False, changing nothing, for any
+    other tokenizer. The tokenizer keeps working as a fast one (offsets, word ids, batches);
+    only its pre-tokenizer holds Python code, so it can no longer be saved or pickled."""
+    from tokenizers import pre_tokenizers
+
+    backend = getattr(tokenizer, "backend_tokenizer", None)
+    if backend is None or "Metaspace(" not in repr(backend.pre_tokenizer):
+        return False
+    spec = json.loads(backend.to_str())
+    if spec["model"]["type"] != "Unigram":
+        return False
+    step = SentencePieceSegmentation(segmentation_model(spec, tokenizer.all_special_tokens))
+    backend.pre_tokenizer = pre_tokenizers.Sequence(
+        [backend.pre_tokenizer, pre_tokenizers.PreTokenizer.custom(step)]
+    )
+    return True
