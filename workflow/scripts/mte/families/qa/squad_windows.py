@@ -22,10 +22,9 @@ from __future__ import annotations
 
 import logging
 import unicodedata
-from dataclasses import dataclass
 from typing import Any
 
-from mte.features import feature_header
+from mte.features import feature_header, pair_template
 from mte.taskspec import Task
 from mte.text import whitespace_words
 
@@ -37,60 +36,6 @@ MAX_ANSWER_TOKENS = 30
 # what compute_predictions_logits answers when no span of any window is valid
 NO_ANSWER = "empty"
 METASPACE = "\u2581"
-
-
-@dataclass(frozen=True)
-class PairTemplate:
-    """Where a tokenizer puts its special tokens around a (question, context) pair:
-    ``prefix + question + middle + context + suffix``, and the segment id of each part (None
-    when the model takes no segment ids)."""
-
-    prefix: list[int]
-    middle: list[int]
-    suffix: list[int]
-    segments: tuple[int, int, int, int, int] | None
-
-    @property
-    def added(self) -> int:
-        return len(self.prefix) + len(self.middle) + len(self.suffix)
-
-    def context_offset(self, question_length: int) -> int:
-        """Position of the first context sub-token in a window."""
-        return len(self.prefix) + question_length + len(self.middle)
-
-    def ids(self, question: list[int], context: list[int]) -> list[int]:
-        return [*self.prefix, *question, *self.middle, *context, *self.suffix]
-
-    def segment_ids(self, question: list[int], context: list[int]) -> list[int] | None:
-        if self.segments is None:
-            return None
-        lengths = (len(self.prefix), len(question), len(self.middle), len(context))
-        lengths += (len(self.suffix),)
-        return [s for s, n in zip(self.segments, lengths, strict=True) for _ in range(n)]
-
-
-def pair_template(tokenizer: Any) -> PairTemplate:
-    """The tokenizer's pair layout, read off the encoding of a one-word pair (transformers 5's
-    fast tokenizers no longer expose ``build_inputs_with_special_tokens``)."""
-    first = tokenizer("a", add_special_tokens=False)["input_ids"]
-    second = tokenizer("b", add_special_tokens=False)["input_ids"]
-    encoded = tokenizer("a", "b")
-    ids = list(encoded["input_ids"])
-    at_first = next(i for i in range(len(ids)) if ids[i : i + len(first)] == first)
-    after_first = at_first + len(first)
-    at_second = next(i for i in range(after_first, len(ids)) if ids[i : i + len(second)] == second)
-    after_second = at_second + len(second)
-    segments = None
-    if "token_type_ids" in tokenizer.model_input_names and "token_type_ids" in encoded:
-        types = list(encoded["token_type_ids"])
-        segments = (
-            types[0] if at_first else 0,
-            types[at_first],
-            types[after_first] if at_second > after_first else types[at_first],
-            types[at_second],
-            types[after_second] if after_second < len(ids) else types[at_second],
-        )
-    return PairTemplate(ids[:at_first], ids[after_first:at_second], ids[after_second:], segments)
 
 
 def detokenizer(tokenizer: Any) -> str:

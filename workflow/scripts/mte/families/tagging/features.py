@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mte.errors import InputError
-from mte.features import feature_header
+from mte.features import feature_header, pair_template
 from mte.taskspec import Task
 
 
@@ -39,9 +39,7 @@ def separators(tokenizer: Any, tokenization: str) -> list[int]:
     single = [tokenizer.sep_token_id]
     if tokenization != "paper":
         return single
-    pair = tokenizer("a", "b", add_special_tokens=True)["input_ids"]
-    doubled = any(pair[i] == pair[i + 1] == tokenizer.sep_token_id for i in range(len(pair) - 1))
-    return single * 2 if doubled else single
+    return single * 2 if pair_template(tokenizer).middle == single * 2 else single
 
 
 def tokenize_tagging(
