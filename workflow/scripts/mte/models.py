@@ -186,11 +186,22 @@ def sentencepiece_lowercase(tokenizer: Any) -> bool:
     Returns whether it was one (see :func:`sentencepiece_whitespace`)."""
     from tokenizers import normalizers
 
+    return _around_normaliser(tokenizer, before=normalizers.Lowercase())
+
+
+def _around_normaliser(tokenizer: Any, before: Any = None, after: Any = None) -> bool:
+    """Add a step before or after the normaliser of a SentencePiece-converted fast tokenizer
+    (a Metaspace pre-tokenizer: alone, as in a converted tokenizer.json like e5-small's, or
+    after WhitespaceSplit, as in transformers 5's XLMRobertaTokenizer); returns False, changing
+    nothing, for any other (WordPiece, byte-level)."""
+    from tokenizers import normalizers
+
     backend = getattr(tokenizer, "backend_tokenizer", None)
     if backend is None or "Metaspace(" not in repr(backend.pre_tokenizer):
         return False
     steps = [backend.normalizer] if backend.normalizer is not None else []
-    backend.normalizer = normalizers.Sequence([normalizers.Lowercase(), *steps])
+    steps = [step for step in (before, *steps, after) if step is not None]
+    backend.normalizer = normalizers.Sequence(steps)
     return True
 
 
@@ -207,15 +218,7 @@ def sentencepiece_whitespace(tokenizer: Any) -> bool:
     space is removed after the existing normaliser, per sequence and per pre-split word."""
     from tokenizers import Regex, normalizers
 
-    backend = getattr(tokenizer, "backend_tokenizer", None)
-    # Metaspace alone (a converted tokenizer.json: e5-small) or after WhitespaceSplit
-    # (transformers 5's XLMRobertaTokenizer, which splits on whitespace first)
-    if backend is None or "Metaspace(" not in repr(backend.pre_tokenizer):
-        return False
-    trim = normalizers.Replace(Regex(r"\A +| +\z"), "")
-    steps = [backend.normalizer] if backend.normalizer is not None else []
-    backend.normalizer = normalizers.Sequence([*steps, trim])
-    return True
+    return _around_normaliser(tokenizer, after=normalizers.Replace(Regex(r"\A +| +\z"), ""))
 
 
 # fairseq's order of XLM-R's first ids, which XLMRobertaTokenizer put before the SentencePiece
