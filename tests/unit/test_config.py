@@ -638,3 +638,25 @@ def test_xtreme_r_searches_lareqas_whole_pool() -> None:
     assert task_languages("lareqa", config) == sorted(
         ["ar", "de", "el", "en", "es", "hi", "ru", "th", "tr", "vi", "zh"]
     )
+
+
+def test_xtreme_r_reads_lareqa_and_mewslix_lower_cased() -> None:
+    """XTREME-R's train_lareqa.sh and train_mewslix.sh pass --do_lower_case for XLM-R, and its
+    run_eval_*.sh again: the dual encoders' features are lower-cased (their tokens folder says
+    so) and LAReQA and Mewsli-X read their texts as their encoder did; Tatoeba, embedding with
+    SQuAD's QA fine-tune, does not, nor does a dual encoder without the key."""
+    import yaml
+
+    from mte.config import retrieval_lower_case, tokens_params, with_schema_defaults
+
+    paper = yaml.safe_load((REPO / "config" / "xtreme-r.yaml").read_text(encoding="utf-8"))
+    config = with_schema_defaults(paper, SCHEMA)
+    assert tokens_params("squad_retrieval", config)["do_lower_case"] is True
+    assert tokens_params("mewslix_pairs", config)["do_lower_case"] is True
+    assert retrieval_lower_case("lareqa", config) is True
+    assert retrieval_lower_case("mewslix", config) is True
+    assert retrieval_lower_case("tatoeba", config) is False
+    plain = {"tasks": {"squad_retrieval": {"source": "demo"}, "lareqa": {"source": "demo"}}}
+    plain["tasks"]["lareqa"]["encoder"] = "squad_retrieval"
+    assert retrieval_lower_case("lareqa", plain) is False
+    assert "do_lower_case" not in tokens_params("squad_retrieval", plain)

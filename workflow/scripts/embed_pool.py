@@ -3,6 +3,7 @@ sentences; Mewsli-X: its candidate set), embedded once for every language's quer
 
 import numpy as np
 
+from mte.config import retrieval_lower_case
 from mte.errors import MteError
 from mte.io import write_json
 from mte.logs import rule_logging, summary
@@ -16,6 +17,8 @@ with rule_logging(snakemake) as log:
         "device": params.device,
         "precision": params.precision,
         "tokenization": snakemake.config["tokenization"],
+        # read lower-cased where the encoder's fine-tune read its texts so
+        "do_lower_case": retrieval_lower_case(task.name, snakemake.config),
         # the pretrained model's record says how it embeds, unless a fine-tune says otherwise
         "base_model": snakemake.input.base_model,
     }

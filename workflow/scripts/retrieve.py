@@ -1,6 +1,7 @@
 """Rule retrieve: Tatoeba neighbours, BUCC candidate pairs, LAReQA answers or Mewsli-X entities
 from the pretrained encoder (or, for Tatoeba and BUCC, another task's fine-tune of it)."""
 
+from mte.config import retrieval_lower_case
 from mte.io import read_jsonl, write_json, write_jsonl
 from mte.logs import rule_logging, summary
 from mte.provenance import hardware
@@ -19,6 +20,8 @@ with rule_logging(snakemake) as log:
         "device": params.device,
         "precision": params.precision,
         "tokenization": snakemake.config["tokenization"],
+        # read lower-cased where the encoder's fine-tune read its texts so
+        "do_lower_case": retrieval_lower_case(task.name, snakemake.config),
         # the pretrained model's record says how it embeds, a fine-tune of it included
         "base_model": snakemake.input.base_model,
     }

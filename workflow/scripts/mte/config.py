@@ -454,6 +454,15 @@ def retrieval_encoder(task_name: str, config: dict[str, Any]) -> str | None:
     return None if encoder == PRETRAINED else encoder
 
 
+def retrieval_lower_case(task_name: str, config: dict[str, Any]) -> bool:
+    """Whether a retrieval task's texts are read lower-cased: as its encoder's fine-tune read
+    its own (the dual encoder's ``do_lower_case``, XTREME-R's --do_lower_case for XLM-R, which
+    its run_eval_lareqa.sh and run_eval_mewslix.sh pass again); never for the pretrained
+    model."""
+    encoder = retrieval_encoder(task_name, config)
+    return bool(encoder and config["tasks"][encoder].get("do_lower_case"))
+
+
 def _check_encoder(task: Any, encoder: str, key: str, config: dict[str, Any]) -> None:
     """A retrieval task's ``encoder``: another configured task with a zero-shot fine-tune of
     its own for every seed the retrieval task runs."""

@@ -29,10 +29,12 @@ def load_encoder(
     base_model_dir: str | Path | None = None,
     xtreme_layers: dict[int, int] | None = None,
     tokenization: str = "paper",
+    do_lower_case: bool = False,
 ) -> tuple[Any, Any, dict, dict]:
     """The encoder (on ``device``), its tokenizer, how it embeds (pooling, prefix, and the
     autocast type of ``precision`` under ``dtype``) and the resolved layers. A fine-tune
-    embeds as its pretrained model does: ``base_model_dir`` holds that model's record."""
+    embeds as its pretrained model does: ``base_model_dir`` holds that model's record. With
+    ``do_lower_case`` the tokenizer is loaded as the dual encoder's fine-tune loaded it."""
     from transformers import AutoModel
 
     model_dir = Path(model_dir)
@@ -46,7 +48,7 @@ def load_encoder(
     where, usage["dtype"] = placement(device, precision)
     log.info("embedding on %s", describe(where, usage["dtype"]))
     model = AutoModel.from_pretrained(model_dir).to(where)
-    tokenizer = load_tokenizer(model_dir, tokenization=tokenization)
+    tokenizer = load_tokenizer(model_dir, do_lower_case, tokenization)
     # paper tokenization reads each text stripped, as evaluate_retrieval.py read its lines
     usage["strip"] = tokenization == "paper"
     depth = model.config.num_hidden_layers
@@ -82,6 +84,7 @@ def _encoder(model_dir: str | Path, options: dict[str, Any]) -> tuple[Any, Any, 
         options.get("base_model"),
         options.get("xtreme_layers"),
         options.get("tokenization", "paper"),
+        options.get("do_lower_case", False),
     )
 
 
