@@ -38,7 +38,7 @@ from vocab_files import write_old_vocabulary  # noqa: E402
 XTREME_COMMIT = "838c13b69daafb9328785d16caae2711e4012123"
 SHAPES = ("e5", "xlmr", "mbert")
 # the paper configs' settings (config/xtreme.yaml and the schema's defaults)
-MAX_LENGTH = {"pairs": 128, "tagging": 128, "qa": 384, "retrieval": 512}
+MAX_LENGTH = {"pairs": 128, "tagging": 128, "qa": 384, "retrieval": 512, "lareqa": 256}
 DOC_STRIDE, MAX_QUERY_LENGTH = 128, 64
 # differences that are the project's by design, each with its cause (README "Known
 # differences"); any other kind fails the run
@@ -98,6 +98,10 @@ def data_files(data: Path) -> list[tuple[str, str, str, Path, str]]:
     add("retrieval", "tatoeba", "tatoeba/tatoeba.*-eng.eng", r"^tatoeba\.(\w+)-eng\.eng$")
     # BUCC 2018's layout: {lang}-en/{lang}-en.{split}.{lang} beside .en and .gold
     add("retrieval", "bucc", "bucc*/**/*-en.*.*", r"^(\w+)-en\.(\w+)\.\1$", lambda m: m.group(2))
+    # LAReQA: one pool of every XQuAD-R file (google-research-datasets/lareqa xquad-r/)
+    pool = data / "lareqa" / "xquad-r"
+    if sorted(pool.glob("*.json")):
+        found.append(("lareqa", "lareqa", "all", pool, "test"))
     return found
 
 
@@ -105,6 +109,8 @@ def read_examples(task_name: str, path: Path, language: str, split: str) -> list
     from mte.data import read_files
     from mte.registry import get_task
 
+    if task_name == "lareqa":
+        return lareqa_examples(path)
     if task_name == "tatoeba":
         foreign = path.with_name(path.name.replace("-eng.eng", f"-eng.{language}"))
         return [
@@ -116,6 +122,35 @@ def read_examples(task_name: str, path: Path, language: str, split: str) -> list
     if task_name == "bucc":  # both sides' sentences, as XTREME embeds them
         return [{"id": e["id"], "text": e["text"]} for e in examples if e["side"] != "gold"]
     return examples
+
+
+def lareqa_examples(folder: Path) -> list[dict]:
+    """LAReQA's questions (those with an answer sentence, as utils_lareqa keeps them) and its
+    pool's candidates, as the project reads them (mte.families.retrieval.answers), each named
+    by utils_lareqa's uid and with the length XTREME-R cuts it to."""
+    from mte.families.retrieval.answers import (
+        ANSWER_MAX_LENGTH,
+        QUESTION_MAX_LENGTH,
+        answer_pool,
+        answer_text,
+        read_xquad_r,
+    )
+
+    per_language = {path.stem: read_xquad_r(path, path.stem) for path in lareqa_files(folder)}
+    candidates, _ = answer_pool(per_language)
+    questions = [
+        {"id": f"{q['id']}_{language}", "text": q["question"], "max_length": QUESTION_MAX_LENGTH}
+        for language, kept in per_language.items()
+        for q in kept
+        if q["answer_positions"]
+    ]
+    return questions + [
+        {"id": c["id"], "text": answer_text(c), "max_length": ANSWER_MAX_LENGTH} for c in candidates
+    ]
+
+
+def lareqa_files(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.json"))
 
 
 # ------------------------------------------------------------------------- both sides
@@ -169,6 +204,12 @@ def project_features(
     if family == "retrieval":
         texts = [e["text"] for e in examples]
         return embedding_inputs(tokenizer, texts, "", MAX_LENGTH[family], tokenization == "paper")
+    if family == "lareqa":  # each text at its own length: questions 96, candidates 256
+        strip = tokenization == "paper"
+        return [
+            embedding_inputs(tokenizer, [e["text"]], "", e["max_length"], strip)[0]
+            for e in examples
+        ]
     return tokenize_examples(
         tokenizer,
         examples,
@@ -341,6 +382,27 @@ def compare_retrieval(tally, tokenizer, where, examples, ours, theirs) -> None:
             )
 
 
+def compare_lareqa(tally, tokenizer, where, examples, ours, theirs) -> None:
+    by_uid = {xt["id"]: xt["input_ids"] for xt in theirs}
+    for example, mine in zip(examples, ours, strict=True):
+        tally.compared += 1
+        ex = f"{where} {example['id']}"
+        if example["id"] not in by_uid:
+            tally.differ("lareqa: not in XTREME-R's questions or pool", ex)
+        elif mine == by_uid[example["id"]]:
+            tally.identical += 1
+        else:
+            tally.differ(
+                subtoken_kind("lareqa", tokenizer, mine, by_uid[example["id"]]),
+                f"{ex} {first_mismatch(tokenizer, mine, by_uid[example['id']])}",
+            )
+    if len(theirs) != len({e["id"] for e in examples}):
+        tally.differ(
+            "lareqa: not in the project's questions or pool",
+            f"{where}: XTREME-R {len(theirs)}, the project {len(examples)}",
+        )
+
+
 # -------------------------------------------------------------------------------- run
 
 
@@ -363,9 +425,12 @@ def run(args) -> int:
         tokenizers = {}
         for family, task_name, language, path, split in files:
             task = get_task(task_name)
-            examples = read_examples(task_name, path, language, split)[: args.limit or None]
+            examples = read_examples(task_name, path, language, split)
+            if family != "lareqa":  # LAReQA is one pool, compared whole
+                examples = examples[: args.limit or None]
             # QA as config/xtreme.yaml runs it: squad's and tydiqa's --do_lower_case
-            lower = family == "qa"
+            # and LAReQA as XTREME-R's run_eval_lareqa.sh: --do_lower_case for XLM-R, not mBERT
+            lower = family == "qa" or (family == "lareqa" and kind == "xlmr")
             if lower not in tokenizers:
                 tokenizers[lower] = load_tokenizer(folder, lower, args.tokenization)
             tokenizer = tokenizers[lower]
@@ -381,10 +446,16 @@ def run(args) -> int:
                     "language": language,
                     "max_length": MAX_LENGTH[family],
                     "doc_stride": DOC_STRIDE,
-                    "max_query_length": MAX_QUERY_LENGTH,
+                    # run_squad.py's 64; run_eval_lareqa.sh's MAX_QUERY_LEN=96
+                    "max_query_length": 96 if family == "lareqa" else MAX_QUERY_LENGTH,
                     "training": training,
                     "labels": list(task.labels),
                     "examples": examples,
+                    # LAReQA: XTREME-R reads the files itself (run_eval_lareqa.sh's lengths)
+                    "files": {f.stem: str(f) for f in lareqa_files(path)}
+                    if family == "lareqa"
+                    else {},
+                    "max_answer_length": 256,
                 }
                 theirs = xtreme_features(job, work, Path(args.python))
                 ours = project_features(
@@ -398,6 +469,8 @@ def run(args) -> int:
                     compare_tagging(tally, tokenizer, where, examples, ours, theirs, kind)
                 elif family == "qa":
                     compare_qa(tally, tokenizer, where, examples, ours, theirs, training)
+                elif family == "lareqa":
+                    compare_lareqa(tally, tokenizer, where, examples, ours, theirs)
                 else:
                     compare_retrieval(tally, tokenizer, where, examples, ours, theirs)
             file_counts[(shape, family)] += 1
@@ -473,9 +546,11 @@ def main() -> None:
         help="the environment XTREME's code runs in (tools/parity/setup.sh makes the default)",
     )
     parser.add_argument("--shapes", default=",".join(SHAPES))
-    parser.add_argument("--families", default="", help="pairs,tagging,qa,retrieval (all)")
+    parser.add_argument("--families", default="", help="pairs,tagging,qa,retrieval,lareqa (all)")
     parser.add_argument("--tokenization", default="paper", choices=("paper", "fast"))
-    parser.add_argument("--limit", type=int, default=0, help="examples a file (0: all)")
+    parser.add_argument(
+        "--limit", type=int, default=0, help="examples a file (0: all; LAReQA's pool is whole)"
+    )
     parser.add_argument("--work", default=str(ROOT / "results" / "parity"))
     parser.add_argument("--out", default=str(ROOT / "results" / "parity" / "report.md"))
     args = parser.parse_args()

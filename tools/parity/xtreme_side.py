@@ -11,7 +11,9 @@ Each family is featurised by the function and the arguments XTREME's script pass
   ``preprocess_udpos.sh`` run it, then ``utils_tag.py`` ``convert_examples_to_features`` as
   ``run_tag.py`` calls it;
 - qa: ``processors/squad.py`` ``squad_convert_examples_to_features`` as ``run_squad.py`` does;
-- retrieval: ``evaluate_retrieval.py``'s ``tokenize_text`` steps and ``prepare_batch``'s ids.
+- retrieval: ``evaluate_retrieval.py``'s ``tokenize_text`` steps and ``prepare_batch``'s ids;
+- lareqa: XTREME-R's LAReQA questions and candidates, ``utils_lareqa.load_data`` then the
+  same steps through the files ``evaluate_retrieval.py`` writes.
 Nothing of XTREME's is patched; the stubs of tools/parity/stubs stand in for boto3 and the Rust
 tokenizers, which these functions never call.
 """
@@ -241,13 +243,71 @@ def retrieval(job, tokenizer):
     return out
 
 
+def lareqa(job, tokenizer):
+    """XTREME-R's LAReQA inputs (``evaluate_retrieval.py``, task lareqa, l. 508-600):
+    ``utils_lareqa.load_data`` over every XQuAD-R file; each language's questions written a
+    line each, and its candidates (sentence then paragraph, line breaks removed) joined by line
+    breaks, to the files ``extract_encodings`` reads back through ``tokenize_text`` (each line
+    stripped, then ``tokenizer.tokenize``) and ``prepare_batch`` (cut to the length less the
+    two special tokens): questions at ``--max_query_length``, candidates at
+    ``--max_answer_length``. Returns each question's and candidate's ids under its uid."""
+    import tempfile
+
+    import utils_lareqa
+
+    squad_per_lang = {}
+    for language, path in job["files"].items():
+        with open(path, encoding="utf-8") as f:
+            squad_per_lang[language] = json.load(f)
+    question_set, candidate_set = utils_lareqa.load_data(squad_per_lang)
+
+    def encoded(lines_file, uids, max_length):
+        # tokenize_text: sents = [l.strip() for l in open(text_file)]
+        with open(lines_file, encoding="utf-8") as f:
+            sentences = [line.strip() for line in f]
+        if len(sentences) != len(uids):
+            raise RuntimeError(f"{lines_file}: {len(sentences)} lines for {len(uids)} texts")
+        out = []
+        for uid, sentence in zip(uids, sentences, strict=True):
+            tokens = tokenizer.tokenize(sentence)[: max_length - 2]
+            ids = tokenizer.convert_tokens_to_ids(
+                [tokenizer.cls_token, *tokens, tokenizer.sep_token]
+            )
+            out.append({"id": uid, "input_ids": ids})
+        return out
+
+    records = []
+    with tempfile.TemporaryDirectory() as folder:
+        for lang, questions in question_set.by_lang.items():
+            lang_file = Path(folder) / f"{lang}-questions.txt"
+            with open(lang_file, "w", encoding="utf-8") as f:
+                for question in questions:
+                    f.write(f"{question.question}\n")
+            uids = [q.uid for q in questions]
+            records += encoded(lang_file, uids, job["max_query_length"])
+        for lang, candidates in candidate_set.by_lang.items():
+            lang_file = Path(folder) / f"{lang}-candidates_sentences_and_contexts.txt"
+            texts = [(c.sentence + c.context).replace("\n", "") for c in candidates]
+            with open(lang_file, "w", encoding="utf-8") as f:
+                f.write("\n".join(texts))
+            uids = [c.uid for c in candidates]
+            records += encoded(lang_file, uids, job["max_answer_length"])
+    return records
+
+
 def main(job_path: str, out_path: str) -> None:
     job = json.loads(Path(job_path).read_text(encoding="utf-8"))
     # third_party/ as the scripts run it; the checkout's root for utils_preprocess.py
     sys.path.insert(0, str(Path(job["xtreme"])))
     sys.path.insert(0, str(Path(job["xtreme"]) / "third_party"))
     tokenizer = tokenizer_of(job)
-    family = {"pairs": pairs, "tagging": tagging, "qa": qa, "retrieval": retrieval}[job["family"]]
+    family = {
+        "pairs": pairs,
+        "tagging": tagging,
+        "qa": qa,
+        "retrieval": retrieval,
+        "lareqa": lareqa,
+    }[job["family"]]
     Path(out_path).write_text(json.dumps(family(job, tokenizer)), encoding="utf-8")
 
 
