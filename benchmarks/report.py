@@ -64,6 +64,17 @@ def rows() -> list[tuple[str, str, str, str]]:
                 "benchmarks/tokenize_throughput.py",
             )
         )
+    if r := load("paper_tokenization"):
+        found.append(
+            (
+                f"Paper tokenization (the SentencePiece library's search), {r['examples']} XNLI "
+                "pairs",
+                f"{r['pairs_ratio']:.1f}x fast's time as pairs, {r['words_ratio']:.1f}x as word "
+                f"lists; {r['pairs_with_other_ids']} pairs with other ids",
+                "seconds against a fine-tune's minutes",
+                "benchmarks/paper_tokenization.py",
+            )
+        )
     if r := load("workflow_overhead"):
         grid, small = r["grid"], r["small_run"]
         found.append(

@@ -120,29 +120,33 @@ class SentencePieceSegmentation:
         import sentencepiece
 
         self.processor = sentencepiece.SentencePieceProcessor(model_proto=proto)
+        # texts repeat (words above all, where input comes pre-split): their cuts are kept
+        self.cache: dict[str, tuple[int, ...]] = {}
+
+    def cuts(self, text: str) -> tuple[int, ...]:
+        """Where SentencePiece's pieces of ``text`` end, in characters (its end included)."""
+        found = self.cache.get(text)
+        if found is None:
+            pieces = self.processor.encode(text, out_type=str)
+            # never seen: were the pieces not the text, the words stay whole, not cut wrong
+            ends, at = [], 0
+            for piece in pieces:
+                at += len(piece)
+                ends.append(at)
+            found = tuple(ends) if "".join(pieces) == text else (len(text),)
+            if len(self.cache) < 1_000_000:
+                self.cache[text] = found
+        return found
 
     def pre_tokenize(self, pretok: Any) -> None:
-        words: list[str] = []
-
-        def collect(_: int, normalized: Any) -> list[Any]:
-            words.append(str(normalized))
-            return [normalized]
-
-        pretok.split(collect)
-        text = "".join(words)
-        pieces = self.processor.encode(text, out_type=str)
-        if "".join(pieces) != text:  # never seen; the words stay whole rather than be cut wrong
-            return
-        cuts, at = set(), 0
-        for found in pieces:
-            at += len(found)
-            cuts.add(at)
+        words = [split for split, _, _ in pretok.get_splits()]
+        ends = set(self.cuts("".join(words)))
         start = 0
 
         def cut(_: int, normalized: Any) -> list[Any]:
             nonlocal start
             length = len(str(normalized))
-            inner = sorted(c - start for c in cuts if start < c < start + length)
+            inner = sorted(end - start for end in ends if start < end < start + length)
             bounds = [0, *inner, length]
             start += length
             return [normalized[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
