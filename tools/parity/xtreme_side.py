@@ -10,7 +10,8 @@ Each family is featurised by the function and the arguments XTREME's script pass
 - tagging: ``utils_preprocess.py``'s chunking as ``scripts/preprocess_panx.sh`` and
   ``preprocess_udpos.sh`` run it, then ``utils_tag.py`` ``convert_examples_to_features`` as
   ``run_tag.py`` calls it;
-- qa: ``processors/squad.py`` ``squad_convert_examples_to_features`` as ``run_squad.py`` does;
+- qa: ``processors/squad.py``'s ``squad_convert_example_to_features`` on each example, as
+  ``squad_convert_examples_to_features`` runs it for ``run_squad.py``;
 - retrieval: ``evaluate_retrieval.py``'s ``tokenize_text`` steps and ``prepare_batch``'s ids;
 - lareqa: XTREME-R's LAReQA questions and candidates, ``utils_lareqa.load_data`` then the
   same steps through the files ``evaluate_retrieval.py`` writes.
@@ -179,7 +180,11 @@ def tagging(job, tokenizer):
 
 
 def qa(job, tokenizer):
-    from processors.squad import SquadExample, squad_convert_examples_to_features
+    from processors.squad import (
+        SquadExample,
+        squad_convert_example_to_features,
+        squad_convert_example_to_features_init,
+    )
 
     training = job["training"]
     examples = []
@@ -205,17 +210,27 @@ def qa(job, tokenizer):
                 language=job["language"],
             )
         )
-    features = squad_convert_examples_to_features(
-        examples=examples,
-        tokenizer=tokenizer,
-        max_seq_length=job["max_length"],
-        doc_stride=job["doc_stride"],
-        max_query_length=job["max_query_length"],
-        is_training=training,
-        return_dataset=False,
-        threads=1,
-        lang2id=None,
-    )
+    # squad_convert_examples_to_features runs squad_convert_example_to_features on each example
+    # in a pool, then numbers the examples that have features: a training example whose answer
+    # is not found in its words has none, and every later example's index would shift. The
+    # per-example function is called here as the pool calls it, each example keeping its index.
+    squad_convert_example_to_features_init(tokenizer)
+    per_example = [
+        squad_convert_example_to_features(
+            example,
+            max_seq_length=job["max_length"],
+            doc_stride=job["doc_stride"],
+            max_query_length=job["max_query_length"],
+            is_training=training,
+            lang2id=None,
+        )
+        for example in examples
+    ]
+    features = []
+    for index, example_features in enumerate(per_example):
+        for feature in example_features:
+            feature.example_index = index
+            features.append(feature)
     return [
         {
             "example": f.example_index,
