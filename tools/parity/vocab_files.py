@@ -14,39 +14,22 @@ from __future__ import annotations
 
 import base64
 import json
-import struct
+import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "workflow" / "scripts"))
+# protobuf's wire format, as the project writes its own segmentation models
+from mte.sentencepiece_model import (  # noqa: E402
+    CONTROL,
+    NORMAL,
+    UNIGRAM,
+    UNKNOWN,
+    bytes_field,
+    model_proto,
+    varint_field,
+)
+
 XLMR_SPECIALS = ["<s>", "<pad>", "</s>", "<unk>"]
-NORMAL, UNKNOWN, CONTROL = 1, 2, 3
-
-
-def _varint(value: int) -> bytes:
-    value &= (1 << 64) - 1
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        out.append(byte | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
-
-
-def _field(number: int, wire: int, payload: bytes) -> bytes:
-    return _varint(number << 3 | wire) + payload
-
-
-def _bytes_field(number: int, data: bytes) -> bytes:
-    return _field(number, 2, _varint(len(data)) + data)
-
-
-def _piece(text: str, score: float, kind: int) -> bytes:
-    body = (
-        _bytes_field(1, text.encode("utf-8"))
-        + _field(2, 5, struct.pack("<f", score))
-        + _field(3, 0, _varint(kind))
-    )
-    return _bytes_field(1, body)
 
 
 def _precompiled(normalizer: dict | None) -> bytes:
@@ -72,22 +55,18 @@ def sentencepiece_model(tokenizer_json: Path) -> bytes:
     pieces = vocab[4:]
     if pieces and pieces[-1][0] == "<mask>":
         pieces = pieces[:-1]
-    proto = (
-        _piece("<unk>", 0.0, UNKNOWN) + _piece("<s>", 0.0, CONTROL) + _piece("</s>", 0.0, CONTROL)
-    )
-    proto += b"".join(_piece(piece, float(score), NORMAL) for piece, score in pieces)
-    # TrainerSpec: model_type UNIGRAM (1), vocab_size; unk 0, bos 1, eos 2, pad -1 by default
-    trainer = _field(3, 0, _varint(1)) + _field(4, 0, _varint(len(pieces) + 3))
-    proto += _bytes_field(2, trainer)
+    specials = [("<unk>", 0.0, UNKNOWN), ("<s>", 0.0, CONTROL), ("</s>", 0.0, CONTROL)]
+    kept = [(piece, float(score), NORMAL) for piece, score in pieces]
+    # TrainerSpec: model_type UNIGRAM, vocab_size; unk 0, bos 1, eos 2, pad -1 by default
+    trainer = varint_field(3, UNIGRAM) + varint_field(4, len(pieces) + 3)
     normalizer = (
-        _bytes_field(1, b"nmt_nfkc")
-        + _bytes_field(2, _precompiled(spec.get("normalizer")))
-        + _field(3, 0, _varint(1))  # add_dummy_prefix
-        + _field(4, 0, _varint(1))  # remove_extra_whitespaces
-        + _field(5, 0, _varint(1))  # escape_whitespaces
+        bytes_field(1, b"nmt_nfkc")
+        + bytes_field(2, _precompiled(spec.get("normalizer")))
+        + varint_field(3, 1)  # add_dummy_prefix
+        + varint_field(4, 1)  # remove_extra_whitespaces
+        + varint_field(5, 1)  # escape_whitespaces
     )
-    proto += _bytes_field(3, normalizer)
-    return proto
+    return model_proto([*specials, *kept], trainer, normalizer)
 
 
 def wordpiece_vocab(tokenizer_json: Path) -> str:
