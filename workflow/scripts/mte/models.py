@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from fnmatch import fnmatch
@@ -226,7 +227,7 @@ def sentencepiece_whitespace(tokenizer: Any) -> bool:
 FAIRSEQ_SPECIALS = ["<s>", "<pad>", "</s>", "<unk>"]
 
 
-def fairseq_unknown_as_padding(tokenizer: Any) -> bool:
+def fairseq_unknown_as_padding(tokenizer: Any, spec: dict[str, Any]) -> bool:
     """Give a piece outside the vocabulary of an XLM-R-laid-out unigram tokenizer the id of
     ``<pad>``, as the ``XLMRobertaTokenizer`` of XTREME's scripts did: it added fairseq's offset
     of 1 to SentencePiece's unknown id 0 (huggingface/transformers issue 2795). transformers
@@ -234,15 +235,14 @@ def fairseq_unknown_as_padding(tokenizer: Any) -> bool:
     returning token types; XTREME's ``processors/utils.py`` reads ``token_type_ids`` for every
     model and fails on 2.6.0 and later (docs/parity.md), so its pinned transformers gave <pad>.
     The literal ``<unk>`` token keeps its id 3 (what utils_preprocess.py writes for a tagged
-    word of no sub-token). Returns whether the tokenizer was one."""
-    import json
-
+    word of no sub-token). ``spec`` is the tokenizer's JSON as loaded. Returns whether the
+    tokenizer was one."""
     from tokenizers import models
 
     backend = getattr(tokenizer, "backend_tokenizer", None)
     if backend is None:
         return False
-    model = json.loads(backend.to_str())["model"]
+    model = spec["model"]
     if model["type"] != "Unigram" or [p for p, _ in model["vocab"][:4]] != FAIRSEQ_SPECIALS:
         return False
     if model.get("unk_id") != FAIRSEQ_SPECIALS.index("<unk>"):
@@ -298,10 +298,13 @@ def load_tokenizer(
             )
     if tokenization == "paper" and sentencepiece_whitespace(tokenizer):
         log.info("tokenization paper: SentencePiece's whitespace handling (no lone \u2581)")
-        if fairseq_unknown_as_padding(tokenizer):
-            log.info("tokenization paper: a piece outside the vocabulary is <pad>, as in 2020")
-        if install_sentencepiece_segmentation(tokenizer):
+        # read once, before either step changes it: the segmentation keeps the model's own
+        # unknown piece, whatever id the fast tokenizer then gives it
+        spec = json.loads(tokenizer.backend_tokenizer.to_str())
+        if install_sentencepiece_segmentation(tokenizer, spec):
             log.info("tokenization paper: pieces cut by the SentencePiece library's search")
+        if fairseq_unknown_as_padding(tokenizer, spec):
+            log.info("tokenization paper: a piece outside the vocabulary is <pad>, as in 2020")
     return tokenizer
 
 

@@ -15,7 +15,6 @@ The model is written as a ``ModelProto`` in protobuf's wire format (no protobuf 
 
 from __future__ import annotations
 
-import json
 import struct
 from collections.abc import Iterable
 from typing import Any
@@ -140,13 +139,20 @@ class SentencePieceSegmentation:
 
     def pre_tokenize(self, pretok: Any) -> None:
         words = [split for split, _, _ in pretok.get_splits()]
-        ends = set(self.cuts("".join(words)))
-        start = 0
+        ends = self.cuts("".join(words))
+        start, next_end = 0, 0
 
         def cut(_: int, normalized: Any) -> list[Any]:
-            nonlocal start
+            # the words come in order and the ends ascend: one walk over both, not a scan of
+            # every end per word (a whole text of words would be quadratic)
+            nonlocal start, next_end
             length = len(str(normalized))
-            inner = sorted(end - start for end in ends if start < end < start + length)
+            while next_end < len(ends) and ends[next_end] <= start:
+                next_end += 1
+            inner = []
+            while next_end < len(ends) and ends[next_end] < start + length:
+                inner.append(ends[next_end] - start)
+                next_end += 1
             bounds = [0, *inner, length]
             start += length
             return [normalized[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
@@ -154,17 +160,18 @@ class SentencePieceSegmentation:
         pretok.split(cut)
 
 
-def install_sentencepiece_segmentation(tokenizer: Any) -> bool:
+def install_sentencepiece_segmentation(tokenizer: Any, spec: dict[str, Any]) -> bool:
     """Make a SentencePiece-converted fast tokenizer (Unigram model, Metaspace pre-tokenizer)
     cut its text as the SentencePiece library does; returns False, changing nothing, for any
-    other tokenizer. The tokenizer keeps working as a fast one (offsets, word ids, batches);
-    only its pre-tokenizer holds Python code, so it can no longer be saved or pickled."""
+    other tokenizer. ``spec`` is the tokenizer's JSON (``backend_tokenizer.to_str()``, read
+    once by the caller for every step it takes). The tokenizer keeps working as a fast one
+    (offsets, word ids, batches); only its pre-tokenizer holds Python code, so it can no longer
+    be saved or pickled."""
     from tokenizers import pre_tokenizers
 
     backend = getattr(tokenizer, "backend_tokenizer", None)
     if backend is None or "Metaspace(" not in repr(backend.pre_tokenizer):
         return False
-    spec = json.loads(backend.to_str())
     if spec["model"]["type"] != "Unigram":
         return False
     step = SentencePieceSegmentation(segmentation_model(spec, tokenizer.all_special_tokens))
