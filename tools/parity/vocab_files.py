@@ -18,6 +18,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "workflow" / "scripts"))
+from mte.models import FAIRSEQ_SPECIALS  # noqa: E402
+
 # protobuf's wire format, as the project writes its own segmentation models
 from mte.sentencepiece_model import (  # noqa: E402
     CONTROL,
@@ -28,8 +30,6 @@ from mte.sentencepiece_model import (  # noqa: E402
     model_proto,
     varint_field,
 )
-
-XLMR_SPECIALS = ["<s>", "<pad>", "</s>", "<unk>"]
 
 
 def _precompiled(normalizer: dict | None) -> bytes:
@@ -50,7 +50,7 @@ def sentencepiece_model(tokenizer_json: Path) -> bytes:
     if model["type"] != "Unigram":
         raise ValueError(f"{tokenizer_json}: a {model['type']} model, not SentencePiece's unigram")
     vocab = model["vocab"]
-    if [piece for piece, _ in vocab[:4]] != XLMR_SPECIALS:
+    if [piece for piece, _ in vocab[:4]] != FAIRSEQ_SPECIALS:
         raise ValueError(f"{tokenizer_json}: not laid out as XLM-R's ({vocab[:4]})")
     pieces = vocab[4:]
     if pieces and pieces[-1][0] == "<mask>":
