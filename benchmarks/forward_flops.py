@@ -28,9 +28,9 @@ def main() -> None:
     import torch
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
-    from mte.batching import length_sorted_batches
     from mte.families.pairs.features import tokenize_pairs
-    from mte.first_token import first_token_last_layer
+    from mte.modelling.batching import length_sorted_batches
+    from mte.modelling.first_token import first_token_last_layer
     from mte.registry import TASKS, head_for
 
     task = TASKS["xnli"]

@@ -1,6 +1,6 @@
 """The cost of paper tokenization: the SentencePiece library's search inside the fast tokenizer.
 
-``tokenization: paper`` (mte.models.load_tokenizer) lets the SentencePiece library cut each
+``tokenization: paper`` (mte.hub.models.load_tokenizer) lets the SentencePiece library cut each
 sequence into pieces (a Python step in the fast tokenizer's pre-tokenizer) so that ties of equal
 score fall as XTREME's tokenizer had them; ``fast`` is the folder's fast tokenizer alone. Real
 XNLI text of several languages, the embedded model's tokenizer, two shapes of call: pairs of
@@ -23,7 +23,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
 
-    from mte.models import load_tokenizer
+    from mte.hub.models import load_tokenizer
 
     examples = [e for lang in args.languages for e in xnli_examples(lang, 10**9)]
     firsts = [e["text_a"] for e in examples]

@@ -24,7 +24,7 @@ import json, sys
 sys.path.insert(0, sys.argv[1])
 import torch
 from transformers import AutoModelForTokenClassification
-from mte.features import load_features
+from mte.modelling.features import load_features
 from mte.registry import head_for
 
 def status(key):
@@ -52,7 +52,7 @@ def prepare() -> tuple[str, dict[int, str], int]:
 
     from mte.families.tagging.features import tokenize_tagging
     from mte.families.tagging.readers import read_token_tag_tsv
-    from mte.features import save_features
+    from mte.modelling.features import save_features
     from mte.registry import TASKS
 
     task = TASKS["panx"]

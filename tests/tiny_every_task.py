@@ -113,7 +113,7 @@ def write_data(data: Path) -> None:
 def write_tiny_model(folder: Path) -> None:
     """The tiny model, built once and read by both runs of a comparison as a local folder
     (its tokenizer's training is not byte-reproducible from one build to the next)."""
-    from mte.tiny_models import build_tiny_model, demo_texts
+    from mte.hub.tiny_models import build_tiny_model, demo_texts
 
     build_tiny_model(folder, demo_texts(), seed=0)
 

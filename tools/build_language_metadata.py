@@ -1,4 +1,4 @@
-"""Build ``workflow/scripts/mte/language_metadata.tsv`` from its sources, never by hand.
+"""Build ``workflow/scripts/mte/tasks/language_metadata.tsv`` from its sources, never by hand.
 
 For every language code the tasks use (ISO 639-1 where there is one, else ISO 639-3, as the
 specs write them; FLORES-200 variants such as ``deu_Latn`` and MLQA's pairs are left out):
@@ -20,7 +20,7 @@ names; CLDR and ISO 639-3 from Babel's and pycountry's bundled data):
 
     pip install babel==2.18.0 pycountry==26.2.16
     python tools/build_language_metadata.py GLOTTOLOG_CLDF OLMO_README > \
-        workflow/scripts/mte/language_metadata.tsv
+        workflow/scripts/mte/tasks/language_metadata.tsv
 """
 
 from __future__ import annotations

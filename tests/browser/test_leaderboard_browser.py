@@ -57,7 +57,7 @@ def chromium_missing() -> str | None:
 @pytest.fixture(scope="module")
 def board(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Three runs in one checkout's working directory, and their leaderboard."""
-    from mte.tiny_models import build_tiny_model, demo_texts
+    from mte.hub.tiny_models import build_tiny_model, demo_texts
 
     workdir = tmp_path_factory.mktemp("leaderboard")
     write_pawsx(workdir / "pawsx")

@@ -14,8 +14,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from mte.data import demo_dir
 from mte.registry import TASKS
+from mte.steps.data import demo_dir
 from tests.workflow.snakemake_runner import (
     interval_columns,
     job_counts,

@@ -6,7 +6,10 @@ import math
 
 import pytest
 
-from mte.analyses import (
+from mte.families.pairs.scoring import confusion_matrix
+from mte.families.tagging.metrics import accuracy_by_tag, entity_prf, entity_prf_by_type
+from mte.registry import TASKS
+from mte.steps.analyses import (
     analyses,
     analyses_document,
     card_recipe,
@@ -18,10 +21,7 @@ from mte.analyses import (
     tag_confusions,
     wikipedia_correlation,
 )
-from mte.families.pairs.scoring import confusion_matrix
-from mte.families.tagging.metrics import accuracy_by_tag, entity_prf, entity_prf_by_type
-from mte.language_metadata import Language
-from mte.registry import TASKS
+from mte.tasks.language_metadata import Language
 from tests.scoring_helper import score
 
 
@@ -232,7 +232,7 @@ def test_the_seed_card_recipe_is_left_out_where_the_card_names_no_output() -> No
 
 
 def test_the_report_page_lists_each_analysis_and_the_sources() -> None:
-    from mte.render import html
+    from mte.tables.render import html
 
     records = [record("en", 0.9), record("de", 0.8), record("sw", 0.5), record("yo", 0.3)]
     page = html(analyses_document(analyses(records), "demo"))

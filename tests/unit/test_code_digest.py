@@ -1,11 +1,12 @@
-"""Which package code each rule's jobs run (mte.code_digest), read from the imports: a scoring
-module is score code, not fine-tune code; a reader is data code; a comment is no code."""
+"""Which package code each rule's jobs run (mte.runtime.code_digest), read from the imports:
+a scoring module is score code, not fine-tune code; a reader is data code; a comment is no code."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from mte.code_digest import (
+from mte.registry import TASKS, family_package_of, spec_module_of
+from mte.runtime.code_digest import (
     ALL_ROLES,
     _module_digest,
     closure,
@@ -13,7 +14,6 @@ from mte.code_digest import (
     imports,
     script_modules,
 )
-from mte.registry import TASKS, family_package_of, spec_module_of
 from tests.conftest import REPO
 
 SCRIPTS = REPO / "workflow" / "scripts"

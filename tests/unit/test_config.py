@@ -145,7 +145,7 @@ def test_settings_are_checked_per_task() -> None:
 
 
 def test_subsets_take_first_or_last() -> None:
-    from mte.data import take_subset
+    from mte.steps.data import take_subset
 
     rows = [{"id": str(i)} for i in range(5)]
     first, record = take_subset(rows, {"first": 2})

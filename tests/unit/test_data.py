@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from mte.data import resolve_files
 from mte.errors import ConfigError
 from mte.registry import TASKS
+from mte.steps.data import resolve_files
 
 
 def _folder(path: Path, files: dict[str, str]) -> dict:
@@ -56,7 +56,7 @@ def test_labelled_xtreme_files_are_read_as_before(tmp_path: Path) -> None:
 def test_a_subset_larger_than_a_split_keeps_it_all_and_says_how_many(tmp_path: Path) -> None:
     """``subset: {first: N}`` over languages of different sizes (PAN-X yo has 100 sentences)
     keeps at most N: a smaller split is kept whole, and its record says how many."""
-    from mte.data import materialize
+    from mte.steps.data import materialize
 
     config = _folder(tmp_path, {"test-yo.tsv": "Èkó\tB-LOC\n\nÌlú\tO\n\nỌjà\tO\n"})
     config["subset"] = {"test": {"first": 1000}}
@@ -73,7 +73,7 @@ def test_files_beside_those_read_that_name_the_language_and_split_are_reported(
 ) -> None:
     """A UD folder with a UD v1-named file (ar-ud-test.conllu) beside the v2-named one: the v2
     file is read, and the record and the job's notes say which file was left."""
-    from mte.data import materialize, read_notes
+    from mte.steps.data import materialize, read_notes
 
     sentence = "1\tكتاب\t_\tNOUN\t_\t_\t0\troot\t_\t_\n\n"
     config = _folder(
@@ -104,7 +104,7 @@ def test_named_files_and_the_tasks_other_languages_are_not_reported_as_left(
     (files:) was chosen, and nothing is said beside it."""
     import json
 
-    from mte.data import materialize
+    from mte.steps.data import materialize
 
     squad = {
         "data": [
@@ -150,7 +150,7 @@ def test_the_files_a_reader_reads_together_are_all_checksummed_and_none_is_calle
     record), none is reported as left beside it; a file no reader took still is."""
     import hashlib
 
-    from mte.data import materialize
+    from mte.steps.data import materialize
     from tests.workflow import tiny_data
 
     folder = tmp_path / task
@@ -184,7 +184,7 @@ def test_every_treebank_of_a_language_in_a_ud_release_is_read_as_one_split(
     task = TASKS["udpos"]
     paths = resolve_files(task, {"source": "files", "path": str(tmp_path)}, "lt", "test")
     assert [path.name for path in paths] == ["lt_alksnis-ud-test.conllu", "lt_hse-ud-test.conllu"]
-    from mte.data import read_files
+    from mte.steps.data import read_files
 
     examples = read_files(task, paths, "lt", "test")
     assert [example["tokens"] for example in examples] == [["a"], ["a"], ["b"]]

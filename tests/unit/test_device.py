@@ -6,8 +6,15 @@ from __future__ import annotations
 import pytest
 import torch
 
-from mte.device import describe, inference, inference_dtype, model_device, placement, to_device
 from mte.errors import MteError
+from mte.modelling.device import (
+    describe,
+    inference,
+    inference_dtype,
+    model_device,
+    placement,
+    to_device,
+)
 
 
 @pytest.fixture

@@ -212,7 +212,7 @@ def test_the_protocol_tables_are_written_from_their_record() -> None:
 
 
 def test_data_sources_is_written_from_the_specs() -> None:
-    from mte.data_sources import document
+    from mte.steps.data_sources import document
 
     written = (REPO / "docs" / "data-sources.md").read_text(encoding="utf-8")
     assert written == document(REPO), "docs/data-sources.md is stale: run make data-sources"

@@ -10,15 +10,15 @@ import torch
 from safetensors.torch import load_file
 from transformers import AutoTokenizer
 
-import mte.finetune
-import mte.heads
-import mte.trainer
-from mte.data import demo_dir
+import mte.modelling.heads
+import mte.modelling.trainer
+import mte.steps.finetune
 from mte.families.pairs.features import tokenize_pairs
 from mte.families.pairs.readers import read_pair_tsv
-from mte.features import load_features, save_features
-from mte.finetune import finetune
+from mte.modelling.features import load_features, save_features
 from mte.registry import TASKS
+from mte.steps.data import demo_dir
+from mte.steps.finetune import finetune
 
 XNLI = TASKS["xnli"]
 HP = {
@@ -94,7 +94,7 @@ def test_resume_after_a_kill_reaches_the_same_weights(
     assert not (tmp_path / "ca").exists()  # checkpoints go once the model is written
 
     calls = {"n": 0}
-    real_collate = mte.heads.collate
+    real_collate = mte.modelling.heads.collate
 
     def dying_collate(*a, **k):
         calls["n"] += 1
@@ -102,12 +102,12 @@ def test_resume_after_a_kill_reaches_the_same_weights(
             raise KeyboardInterrupt("killed")
         return real_collate(*a, **k)
 
-    monkeypatch.setattr(mte.heads, "collate", dying_collate)
+    monkeypatch.setattr(mte.modelling.heads, "collate", dying_collate)
     with pytest.raises(KeyboardInterrupt):
         finetune(**args, out_dir=tmp_path / "b", checkpoint_dir=tmp_path / "cb", hp=HP, seed=3)
     assert (tmp_path / "cb" / "checkpoint.pt").is_file()
-    monkeypatch.setattr(mte.heads, "collate", real_collate)
-    with caplog.at_level(logging.INFO, logger="mte.trainer"):
+    monkeypatch.setattr(mte.modelling.heads, "collate", real_collate)
+    with caplog.at_level(logging.INFO, logger="mte.modelling.trainer"):
         resumed = finetune(
             **args, out_dir=tmp_path / "b", checkpoint_dir=tmp_path / "cb", hp=HP, seed=3
         )
@@ -129,7 +129,7 @@ def test_a_checkpoint_of_other_settings_is_not_resumed(
     )
     (tmp_path / "c").mkdir()
     torch.save({"signature": "other"}, tmp_path / "c" / "checkpoint.pt")
-    with caplog.at_level(logging.INFO, logger="mte.trainer"):
+    with caplog.at_level(logging.INFO, logger="mte.modelling.trainer"):
         finetune(**args, out_dir=tmp_path / "m", hp={**HP, "epochs": 1}, seed=1)
     assert "ignoring a checkpoint made with other settings" in caplog.text
     assert load_features(feature_files["dev"])["label_names"] == list(XNLI.labels)
@@ -157,7 +157,7 @@ def test_sigterm_saves_a_checkpoint_at_the_current_step_and_stops(
         **args, out_dir=tmp_path / "a", checkpoint_dir=tmp_path / "ca", hp=HP, seed=4
     )
     calls = {"n": 0}
-    real_collate = mte.heads.collate
+    real_collate = mte.modelling.heads.collate
 
     def signalled_collate(*a, **k):
         calls["n"] += 1
@@ -165,7 +165,7 @@ def test_sigterm_saves_a_checkpoint_at_the_current_step_and_stops(
             os.kill(os.getpid(), signal.SIGTERM)
         return real_collate(*a, **k)
 
-    monkeypatch.setattr(mte.heads, "collate", signalled_collate)
+    monkeypatch.setattr(mte.modelling.heads, "collate", signalled_collate)
     with pytest.raises(SystemExit) as stopped:
         finetune(**args, out_dir=tmp_path / "b", checkpoint_dir=tmp_path / "cb", hp=HP, seed=4)
     assert stopped.value.code == 128 + signal.SIGTERM
@@ -173,8 +173,8 @@ def test_sigterm_saves_a_checkpoint_at_the_current_step_and_stops(
     assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
     saved = torch.load(tmp_path / "cb" / "checkpoint.pt", weights_only=False)
     assert saved["state"]["step"] == 7
-    monkeypatch.setattr(mte.heads, "collate", real_collate)
-    with caplog.at_level(logging.INFO, logger="mte.trainer"):
+    monkeypatch.setattr(mte.modelling.heads, "collate", real_collate)
+    with caplog.at_level(logging.INFO, logger="mte.modelling.trainer"):
         resumed = finetune(
             **args, out_dir=tmp_path / "b", checkpoint_dir=tmp_path / "cb", hp=HP, seed=4
         )
@@ -220,7 +220,7 @@ def _with_scripted_dev_scores(
         heads.append(_ScriptedDevScores(mte.registry.head_for(features), scores))
         return heads[-1]
 
-    monkeypatch.setattr(mte.finetune, "head_for", scripted_head_for)
+    monkeypatch.setattr(mte.steps.finetune, "head_for", scripted_head_for)
     record = _fine_tune(tiny_model, feature_files, tmp_path, settings)
     return record, heads[0].weights
 
@@ -295,13 +295,13 @@ def test_selection_every_n_steps_keeps_the_best_scored_step(
 ) -> None:
     # whether the model trains (dropout on) at every step, evaluations mid-epoch included
     modes = []
-    real_context = mte.trainer.first_token_last_layer
+    real_context = mte.modelling.trainer.first_token_last_layer
 
     def recording_context(model):
         modes.append(model.training)
         return real_context(model)
 
-    monkeypatch.setattr(mte.trainer, "first_token_last_layer", recording_context)
+    monkeypatch.setattr(mte.modelling.trainer, "first_token_last_layer", recording_context)
     with caplog.at_level(logging.INFO):
         record, weights = _with_scripted_dev_scores(
             scores, {"selection_every_steps": 5, "model_selection": selection}, tiny_model,
@@ -323,7 +323,7 @@ def test_selection_every_n_steps_keeps_the_best_scored_step(
     written = _weights(tmp_path / "m")
     at_step = weights[steps.index(selected)]
     assert all(torch.equal(written[name], at_step[name]) for name in written)
-    assert mte.finetune.selection_summary(record) == (
+    assert mte.steps.finetune.selection_summary(record) == (
         f"210 training inputs, 2 epochs, {len(steps)} dev evaluations; selected step "
         f"{selected} (epoch {1 if selected <= 14 else 2}) (dev score "
         f"{scores[steps.index(selected)]:.4f})"
@@ -417,14 +417,14 @@ def test_warm_up_steps_replace_the_ratio_even_past_the_last_step(
 
 SLOW_FINETUNE = """
 import json, sys, time
-import mte.finetune, mte.heads
-real_collate = mte.heads.collate
+import mte.steps.finetune, mte.modelling.heads
+real_collate = mte.modelling.heads.collate
 def slow_collate(*args, **kwargs):  # slow steps, so that the kill lands mid-epoch
     time.sleep(0.3)
     return real_collate(*args, **kwargs)
-mte.heads.collate = slow_collate
+mte.modelling.heads.collate = slow_collate
 job = json.loads(sys.argv[1])
-mte.finetune.finetune(**job)
+mte.steps.finetune.finetune(**job)
 """
 
 
@@ -450,7 +450,7 @@ def test_sigkill_mid_epoch_resumes_from_the_last_checkpoint_to_the_same_weights(
     )
     straight = finetune(**args, out_dir=tmp_path / "a", checkpoint_dir=tmp_path / "ca")
     job = {**args, "out_dir": str(tmp_path / "b"), "checkpoint_dir": str(tmp_path / "cb")}
-    scripts = Path(mte.finetune.__file__).parents[1]
+    scripts = Path(mte.steps.finetune.__file__).parents[1]
     process = subprocess.Popen(
         [sys.executable, "-c", SLOW_FINETUNE, json.dumps(job)],
         env={**os.environ, "PYTHONPATH": str(scripts)},
@@ -468,7 +468,7 @@ def test_sigkill_mid_epoch_resumes_from_the_last_checkpoint_to_the_same_weights(
     saved = torch.load(checkpoint, weights_only=False)["state"]
     steps_per_epoch = straight["history"][0]["step"]
     assert saved["step"] % HP["checkpoint_every_steps"] == 0 and saved["step"] < steps_per_epoch
-    with caplog.at_level(logging.INFO, logger="mte.trainer"):
+    with caplog.at_level(logging.INFO, logger="mte.modelling.trainer"):
         resumed = finetune(**job)
     assert f"resuming from checkpoint at step {saved['step']}" in caplog.text
     assert resumed["history"] == straight["history"]
@@ -480,14 +480,14 @@ def test_sigkill_mid_epoch_resumes_from_the_last_checkpoint_to_the_same_weights(
 def test_the_new_task_head_is_explained_in_one_line_without_a_load_report(
     tiny_model: Path, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture
 ) -> None:
-    from mte.heads import load_with_new_head
+    from mte.modelling.heads import load_with_new_head
     from mte.registry import head_for
 
     head = head_for({"task": XNLI.name})
     with caplog.at_level(logging.INFO):
         model = load_with_new_head(head, tiny_model, num_labels=3)
     assert model.config.num_labels == 3
-    records = [r for r in caplog.records if r.name == "mte.heads"]
+    records = [r for r in caplog.records if r.name == "mte.modelling.heads"]
     assert len(records) == 1 and records[0].levelno == logging.INFO
     assert records[0].getMessage() == (
         "task head BertForSequenceClassification starts from random weights, as in every "

@@ -10,7 +10,7 @@ import torch
 import transformers
 
 from mte.families.pairs.heads import ClassificationHead, RegressionHead
-from mte.first_token import FirstTokenLayer, first_token_last_layer
+from mte.modelling.first_token import FirstTokenLayer, first_token_last_layer
 from mte.registry import TASKS
 
 SMALL = {

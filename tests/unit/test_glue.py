@@ -8,12 +8,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from mte.data import materialize
 from mte.errors import InputError
 from mte.families.pairs.readers import read_pairs
-from mte.metrics import binary_f1, matthews_corrcoef, pearson, spearman
 from mte.registry import GLUE_TASKS, TASKS, get_suite
-from mte.summary import metrics_markdown, metrics_table, suite_average
+from mte.stats.metrics import binary_f1, matthews_corrcoef, pearson, spearman
+from mte.steps.data import materialize
+from mte.steps.summary import metrics_markdown, metrics_table, suite_average
 
 GLUE = get_suite("glue")
 
@@ -208,7 +208,7 @@ def test_the_glue_average_is_the_xlmr_tables_six_tasks_cola_and_rte_outside() ->
 
 
 def test_the_published_glue_average_is_compared_only_over_the_same_six_tasks() -> None:
-    from mte.summary import metrics_with_references
+    from mte.steps.summary import metrics_with_references
 
     reference = {
         "paper": "xlmr-paper", "table": "Table 4", "protocol": "GLUE dev", "source": "its text",

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from mte.gpus import claim_for_job, claim_gpu, machine_gpu_ids
+from mte.runtime.gpus import claim_for_job, claim_gpu, machine_gpu_ids
 from tests.conftest import REPO
 
 # a rule's script as Snakemake runs it: rule_logging with the job's resources, then work
@@ -21,7 +21,7 @@ JOB = """
 import json, os, sys, time
 from pathlib import Path
 from types import SimpleNamespace
-from mte.logs import rule_logging
+from mte.runtime.logs import rule_logging
 out, hold = sys.argv[1], float(sys.argv[2])
 snakemake = SimpleNamespace(
     rule="finetune", log=[out + ".log"], threads=1, wildcards=SimpleNamespace(),

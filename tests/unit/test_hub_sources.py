@@ -15,12 +15,12 @@ import datasets
 import pytest
 import yaml
 
-from mte.data import materialize
 from mte.errors import MteError
-from mte.hub import ScriptOnlyError, load_hub_split
+from mte.hub.datasets import ScriptOnlyError, load_hub_split
+from mte.hub.repos import PARQUET_EXPORT, HubRepo
 from mte.registry import TASKS
 from mte.specs import _hub
-from mte.taskspec import PARQUET_EXPORT, HubRepo
+from mte.steps.data import materialize
 from tests.conftest import SHARED_DATA
 
 pytestmark = pytest.mark.skipif(
@@ -485,9 +485,9 @@ def test_an_unsettled_repository_falls_back_to_its_export_with_one_line(
     hub_copies: Path, monkeypatch, caplog
 ) -> None:
     monkeypatch.setenv("MTE_HUB_DIR", str(hub_copies))
-    with caplog.at_level("WARNING", logger="mte.hub"):
+    with caplog.at_level("WARNING", logger="mte.hub.datasets"):
         examples, origin = materialize(TASKS["squad"], {"source": "hub"}, "en", "dev")
-    lines = [r.getMessage() for r in caplog.records if r.name == "mte.hub"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "mte.hub.datasets"]
     assert len(lines) == 1 and "squad.py" in lines[0] and PARQUET_EXPORT in lines[0]
     assert origin["route"] == "parquet export" and origin["fallback"] == lines[0]
     assert origin["data_dir"] == "plain_text"

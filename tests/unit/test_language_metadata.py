@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from mte.errors import InputError
-from mte.language_metadata import SOURCED, SOURCES, TABLE, load, read_table
-from mte.languages import FLORES200_SIB_CODES
-from mte.translation import NLLB_CODES
+from mte.modelling.translation import NLLB_CODES
+from mte.tasks.language_metadata import SOURCED, SOURCES, TABLE, load, read_table
+from mte.tasks.languages import FLORES200_SIB_CODES
 
 XTREME_40 = (
     "af ar bg bn de el en es et eu fa fi fr he hi hu id it ja jv ka kk ko ml mr ms my nl pt ru "

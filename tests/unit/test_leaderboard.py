@@ -24,8 +24,8 @@ from mte.leaderboard import (
     write_leaderboard,
 )
 from mte.registry import family_of, get_task
-from mte.statistics import bootstrap_replicates, paired_randomization
-from mte.taskspec import Suite
+from mte.stats.statistics import bootstrap_replicates, paired_randomization
+from mte.tasks.spec import Suite
 
 E, N, C = "entailment", "neutral", "contradiction"
 GOLD = [E, N, C, E]

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from mte.logs import PlainTextLog, announce, duration, job_name, rule_logging, summary
+from mte.runtime.logs import PlainTextLog, announce, duration, job_name, rule_logging, summary
 
 
 def _job(tmp_path: Path) -> SimpleNamespace:
@@ -94,7 +94,7 @@ def test_a_failure_is_one_console_line_and_its_traceback_is_in_the_log(
 
 THREADS_PROBE = """
 import sys
-from mte.logs import limit_torch_threads
+from mte.runtime.logs import limit_torch_threads
 limit_torch_threads(5)
 limit_torch_threads(3)
 loaded_before = "torch" in sys.modules

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from mte.metrics import accuracy, card_metrics
+from mte.stats.metrics import accuracy, card_metrics
 
 
 def test_accuracy_hand_counted() -> None:
@@ -75,7 +75,7 @@ def test_confusion_metrics_equal_glues_scikit_learn_scorer(seed: int) -> None:
     from sklearn.metrics import accuracy_score, f1_score
     from sklearn.metrics import matthews_corrcoef as sklearn_mcc
 
-    from mte.metrics import binary_f1, matthews_corrcoef
+    from mte.stats.metrics import binary_f1, matthews_corrcoef
 
     gold, guess = _random_labels(seed, 200 + 37 * seed, ["0", "1"])
     assert matthews_corrcoef(gold, guess) == pytest.approx(sklearn_mcc(gold, guess), abs=1e-12)
@@ -93,7 +93,7 @@ def test_pearson_from_moments_equals_scipy(seed: int) -> None:
     import numpy as np
     from scipy.stats import pearsonr
 
-    from mte.metrics import pearson
+    from mte.stats.metrics import pearson
 
     rng = np.random.default_rng(seed)
     gold = rng.uniform(0, 5, 300).round(1)  # STS-B's scale

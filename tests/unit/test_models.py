@@ -12,14 +12,14 @@ import pytest
 from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
 from mte.errors import ConfigError, MteError
-from mte.io import sha256_file
-from mte.models import (
+from mte.hub.models import (
     MODEL_RECORD,
     copy_tokenizer,
     embedding_usage,
     padding_id,
     prepare_model,
 )
+from mte.io import sha256_file
 
 
 def test_local_folder_is_linked_with_checksums(tiny_model: Path, tmp_path: Path) -> None:
@@ -55,7 +55,7 @@ def test_embedding_usage_defaults() -> None:
 
 def test_hub_model_offline_says_how_to_use_a_local_folder(tmp_path: Path) -> None:
     code = (
-        "from mte.models import prepare_model\n"
+        "from mte.hub.models import prepare_model\n"
         f"prepare_model({{'name': 'xlmr', 'source': 'hub', 'id': 'FacebookAI/xlm-roberta-base'}},"
         f" {str(tmp_path)!r})\n"
     )
@@ -68,7 +68,7 @@ def test_hub_model_offline_says_how_to_use_a_local_folder(tmp_path: Path) -> Non
 
 def test_translation_model_offline_says_how_to_use_a_local_folder(tmp_path: Path) -> None:
     code = (
-        "from mte.models import fetch_translation_model\n"
+        "from mte.hub.models import fetch_translation_model\n"
         f"fetch_translation_model('facebook/nllb-200-distilled-600M', None, {str(tmp_path)!r})\n"
     )
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
@@ -120,12 +120,12 @@ def test_lower_casing_as_xtremes_qa_script(
     unchanged under fast."""
     import logging
 
-    from mte.models import load_tokenizer
+    from mte.hub.models import load_tokenizer
 
     folder = _cased_wordpiece(tmp_path / "wordpiece")
     text = "Where is the Café Ümit in Paris ?"
     assert load_tokenizer(folder).tokenize(text)[3:5] == ["Café", "Ümit"]
-    with caplog.at_level(logging.INFO, logger="mte.models"):
+    with caplog.at_level(logging.INFO, logger="mte.hub.models"):
         lowered = load_tokenizer(folder, do_lower_case=True)
     assert lowered.tokenize(text) == ["where", "is", "the", "cafe", "umit", "in", "paris", "?"]
     assert "lower-cases (and strips accents from) its input" in caplog.text
@@ -134,12 +134,12 @@ def test_lower_casing_as_xtremes_qa_script(
 
     plain = AutoTokenizer.from_pretrained(tiny_model)
     caplog.clear()
-    with caplog.at_level(logging.INFO, logger="mte.models"):
+    with caplog.at_level(logging.INFO, logger="mte.hub.models"):
         same = load_tokenizer(tiny_model, do_lower_case=True, tokenization="fast")
     assert same(text)["input_ids"] == plain(text)["input_ids"]
     assert "has no lower-casing step, so its input is unchanged" in caplog.text
     caplog.clear()
-    with caplog.at_level(logging.INFO, logger="mte.models"):
+    with caplog.at_level(logging.INFO, logger="mte.hub.models"):
         paper = load_tokenizer(tiny_model, do_lower_case=True)
     assert "its input is lower-cased first" in caplog.text
     # what paper tokenization without lower-casing gives the lower-cased text (it numbers a
@@ -152,7 +152,7 @@ def test_lower_casing_as_xtremes_qa_script(
 
 def test_lower_cased_qa_features_still_point_at_the_original_answer(tmp_path: Path) -> None:
     from mte.families.qa.features import tokenize_qa
-    from mte.models import load_tokenizer
+    from mte.hub.models import load_tokenizer
     from mte.registry import TASKS
 
     tokenizer = load_tokenizer(_cased_wordpiece(tmp_path / "wordpiece"), do_lower_case=True)

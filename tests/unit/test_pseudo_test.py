@@ -8,13 +8,13 @@ import pytest
 import sacrebleu
 
 from mte.errors import IntegrityError
-from mte.pseudo_test import (
+from mte.registry import TASKS, family_of
+from mte.steps.pseudo_test import (
     pseudo_test_markdown,
     pseudo_test_rows,
     pseudo_test_table,
     translation_quality,
 )
-from mte.registry import TASKS, family_of
 
 XNLI = TASKS["xnli"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mte.ranking import average_precision_at_k, reciprocal_rank_at_k, top_k
+from mte.stats.ranking import average_precision_at_k, reciprocal_rank_at_k, top_k
 
 
 def test_average_precision_at_k_by_hand() -> None:

@@ -79,7 +79,8 @@ def test_unknown_label_name_is_an_error(tmp_path: Path) -> None:
 def test_offline_hub_says_how_to_use_local_files() -> None:
     # datasets reads HF_DATASETS_OFFLINE when it is imported: a fresh process, as a rule job is
     code = (
-        "from mte.hub import load_hub_split\nload_hub_split('facebook/xnli', 'de', 'validation')\n"
+        "from mte.hub.datasets import load_hub_split\n"
+        "load_hub_split('facebook/xnli', 'de', 'validation')\n"
     )
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
@@ -148,7 +149,7 @@ def test_glue_schemas_single_sentence_and_regression() -> None:
 
 
 def test_glue_hub_locations() -> None:
-    from mte.data import hub_location
+    from mte.steps.data import hub_location
 
     assert hub_location(TASKS["mnli_mm"], "en", "dev") == ("nyu-mll/glue", "mnli")
     assert TASKS["mnli_mm"].hub_splits["dev"] == "validation_mismatched"

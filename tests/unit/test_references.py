@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from mte.errors import InputError
-from mte.references import cell_score, find_reference, find_references, load_references
+from mte.tables.references import cell_score, find_reference, find_references, load_references
 
 REFERENCES = sorted((Path(__file__).resolve().parents[2] / "config" / "references").glob("*.yaml"))
 

@@ -11,7 +11,6 @@ import pytest
 import yaml
 
 from mte.config import load_schema
-from mte.data import hub_location
 from mte.errors import ConfigError
 from mte.families.base import TaskFamily
 from mte.families.pairs import PairClassification
@@ -25,7 +24,8 @@ from mte.registry import (
     discover_tasks,
     family_of,
 )
-from mte.taskspec import Task
+from mte.steps.data import hub_location
+from mte.tasks.spec import Task
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = REPO / "config" / "schema.yaml"
@@ -184,7 +184,7 @@ def test_discovery_finds_every_spec_module_and_refuses_a_name_twice(
     (package / "__init__.py").write_text("")
     spec = textwrap.dedent(
         """
-        from mte.taskspec import Task
+        from mte.tasks.spec import Task
         TASKS = (Task(name="{name}", title="T", family="pair_classification",
                       languages=("en",), labels=("0", "1"), primary_metric="accuracy",
                       hub_id=""),)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from mte.release import (
+from mte.hub.release import (
     RECORDED,
     Release,
     ReleaseError,

@@ -7,8 +7,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from mte.registry import get_task
-from mte.render import Document, Grid, html
-from mte.report import data_note, provenance_document
+from mte.tables.notes import data_note, provenance_document
+from mte.tables.render import Document, Grid, html
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -116,7 +116,7 @@ def test_provenance_block_lists_models_packages_and_hardware() -> None:
 
 
 def test_one_task_gives_language_bars_with_the_bootstrap_interval(tmp_path: Path) -> None:
-    from mte.plots import language_values, plot_heatmap
+    from mte.steps.plots import language_values, plot_heatmap
 
     interval = {"metric": "accuracy", "low": 0.4, "high": 0.7, "replicates": [0.5] * 10}
     scores = [
@@ -140,7 +140,7 @@ def test_one_task_gives_language_bars_with_the_bootstrap_interval(tmp_path: Path
 
 
 def test_several_seeds_give_whiskers_of_one_standard_deviation() -> None:
-    from mte.plots import language_values
+    from mte.steps.plots import language_values
 
     scores = [
         {
@@ -161,7 +161,7 @@ def test_several_seeds_give_whiskers_of_one_standard_deviation() -> None:
 
 
 def test_gap_interval_from_replicates_of_each_language() -> None:
-    from mte.plots import gap_interval
+    from mte.steps.plots import gap_interval
 
     def score(language: str, replicates: list[float]) -> dict:
         return {"task": "xnli", "language": language, "metrics": {"accuracy": 0.5},
@@ -178,7 +178,7 @@ def test_gap_interval_from_replicates_of_each_language() -> None:
 
 
 def test_training_curves_are_drawn_from_training_json(tmp_path: Path) -> None:
-    from mte.plots import plot_training_curves
+    from mte.steps.plots import plot_training_curves
 
     record = {
         "history": [{"epoch": 1, "step": 14, "dev_score": 0.4},
@@ -193,7 +193,7 @@ def test_training_curves_are_drawn_from_training_json(tmp_path: Path) -> None:
 def test_training_curves_of_evaluations_every_n_steps(tmp_path: Path) -> None:
     """XTREME's selection every N steps: 60 evaluations over 3 epochs of 100 steps, drawn
     against the epochs trained, without a label on every point."""
-    from mte.plots import plot_training_curves
+    from mte.steps.plots import plot_training_curves
 
     history = [{"epoch": 1 + (5 * i - 1) // 100, "step": 5 * i, "dev_score": 0.3 + 0.005 * i}
                for i in range(1, 61)]  # fmt: skip
@@ -209,7 +209,7 @@ def test_training_curves_of_evaluations_every_n_steps(tmp_path: Path) -> None:
 
 
 def test_transfer_gaps_of_settings_that_only_some_tasks_run(tmp_path: Path) -> None:
-    from mte.plots import plot_transfer_gaps
+    from mte.steps.plots import plot_transfer_gaps
 
     def score(task: str, setting: str, language: str, value: float) -> dict:
         metric = get_task(task).primary_metric
@@ -225,7 +225,7 @@ def test_transfer_gaps_of_settings_that_only_some_tasks_run(tmp_path: Path) -> N
 
 
 def test_demo_numbers_are_labelled_in_every_file() -> None:
-    from mte.report import demo_warning, label_demo
+    from mte.tables.notes import demo_warning, label_demo
 
     warning = demo_warning([{"n": 54}, {"n": 54}, {"n": 36}])
     assert warning.startswith("Demo data: 36-54 test examples per language")

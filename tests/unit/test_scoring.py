@@ -194,7 +194,7 @@ def test_the_score_rule_stops_on_mismatched_files(
     tmp_path, task: str, gold: list, predictions: list, message: str
 ) -> None:
     """Through the score rule's own entry point, reading the files: one message, no score."""
-    from mte.scoring import score_record
+    from mte.steps.scoring import score_record
 
     predictions_path, gold_path = _files(tmp_path, predictions, gold)
     run = {"model": "m", "setting": "zero-shot", "seed": 1, "language": "de"}

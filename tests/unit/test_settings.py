@@ -6,7 +6,7 @@ import pytest
 
 from mte.config import PER_LANGUAGE_SETTINGS, TRANSLATION_SETTINGS, evaluation_split
 from mte.config import training_splits as splits_of
-from mte.settings import TRANSFER_SETTINGS, model_setting, wildcard_pattern
+from mte.tasks.settings import TRANSFER_SETTINGS, model_setting, wildcard_pattern
 from tests.unit.test_config import _with
 
 LANGUAGES = ["en", "de", "sw"]

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest
 
-from mte.metrics import Confusion, Moments
 from mte.registry import TASKS, family_of
-from mte.statistics import (
+from mte.stats.metrics import Confusion, Moments
+from mte.stats.statistics import (
     bootstrap_replicates,
     interval_record,
     metric_of_sums,
@@ -134,7 +134,7 @@ def test_classification_intervals_of_confusion_metrics() -> None:
 
 
 def test_parallel_test_sets_share_resamples_across_languages() -> None:
-    from mte.statistics import resample_seed
+    from mte.stats.statistics import resample_seed
 
     # XNLI's languages hold the same items: one set of resamples for all
     assert resample_seed(True, 5, "de") == resample_seed(True, 5, "fr") == [5]

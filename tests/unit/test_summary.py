@@ -9,10 +9,15 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from mte.published import with_references
 from mte.registry import TASKS, get_suite
-from mte.summary import summary_markdown, summary_with_references, task_score_table, transfer_gap
-from mte.tables import task_table
+from mte.steps.summary import (
+    summary_markdown,
+    summary_with_references,
+    task_score_table,
+    transfer_gap,
+)
+from mte.tables.published_rows import with_references
+from mte.tables.task_table import task_table
 from tests.unit.test_tables import to_latex, to_markdown
 
 
@@ -204,7 +209,7 @@ def test_a_setting_not_every_task_runs_has_no_row() -> None:
 
 
 def test_a_summary_without_all_nine_tasks_says_what_it_averages() -> None:
-    from mte.summary import summary_title
+    from mte.steps.summary import summary_title
 
     markdown = summary_markdown(
         task_score_table(SCORES[:5], ["xnli", "xquad"]), ["xnli", "xquad"], XTREME
@@ -262,7 +267,7 @@ def test_group_scores_are_the_means_of_their_tasks_and_only_where_all_run() -> N
 
 
 def test_a_suite_table_says_which_tasks_ran_other_languages_than_the_suites() -> None:
-    from mte.summary import other_languages, summary_title
+    from mte.steps.summary import other_languages, summary_title
 
     scores = [_score("xquad", "en", f1=0.5, exact_match=0.5), _score("lareqa", "en", map_at_20=0.1)]
     found = other_languages(scores, ["xquad", "lareqa"], XTREME_R)

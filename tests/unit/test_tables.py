@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mte.render import latex, markdown, pair_matrix_document, task_document
-from mte.tables import task_table
+from mte.tables.render import latex, markdown, pair_matrix_document, task_document
+from mte.tables.task_table import task_table
 
 
 def to_markdown(table, *args, **options) -> str:
@@ -77,7 +77,7 @@ def test_rows_keep_the_config_order() -> None:
 
 
 def test_qa_cells_read_f1_slash_em() -> None:
-    from mte.tables import with_second_metric
+    from mte.tables.task_table import with_second_metric
 
     scores = [
         {**_score("m", 1, "en", 0.0), "metrics": {"f1": 0.80, "exact_match": 0.70}},
@@ -118,7 +118,7 @@ def test_intervals_and_significance_marks() -> None:
     import numpy as np
 
     from mte.registry import TASKS, family_of
-    from mte.table_statistics import with_statistics
+    from mte.tables.statistics_columns import with_statistics
 
     # zero-shot: 60 of 100; translate-train: the same plus 10 more right (10 discordant)
     base = [1] * 60 + [0] * 40
@@ -164,7 +164,7 @@ def pd_isna(value) -> bool:
 
 
 def test_many_languages_print_as_rows_in_markdown_and_latex() -> None:
-    from mte.render import TRANSPOSE_ABOVE
+    from mte.tables.render import TRANSPOSE_ABOVE
 
     languages = [f"l{n:02d}_Latn" for n in range(TRANSPOSE_ABOVE + 1)]
     # language n scores n percent for model a and 50 for model b

@@ -1,4 +1,4 @@
-"""Paper tokenization (mte.models.TOKENIZATIONS): the model's input as XTREME's scripts made it,
+"""Paper tokenization (mte.hub.models.TOKENIZATIONS): the model's input as XTREME's scripts made it,
 checked against the SentencePiece library itself and against transformers 2.x's rules worked
 by hand. tools/parity compares the whole features with XTREME's own code."""
 
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from mte.families.tagging.features import separators, tokenize_tagging
-from mte.features import encode_pairs, kept_lengths
-from mte.models import load_tokenizer
+from mte.hub.models import load_tokenizer
+from mte.modelling.features import encode_pairs, kept_lengths
 from mte.registry import TASKS
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "parity"))
@@ -44,7 +44,7 @@ def test_paper_tokenization_is_sentencepiece_on_e5(e5_model: Path, tmp_path: Pat
     text and every tricky string, whole and word by word; the fast one does not."""
     import sentencepiece
 
-    from mte.tiny_models import demo_texts
+    from mte.hub.tiny_models import demo_texts
 
     processor = sentencepiece.SentencePieceProcessor(
         model_proto=sentencepiece_model(e5_model / "tokenizer.json")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mte.translation import language_codes, translate_examples, translator_id
+from mte.modelling.translation import language_codes, translate_examples, translator_id
 
 
 @pytest.fixture(scope="module")
@@ -79,8 +79,8 @@ def test_every_language_a_model_can_translate_has_an_nllb_code() -> None:
     """Every language of a task whose family a translation model can translate (sentence
     classification: XNLI, PAWS-X, GLUE, SIB-200) has an NLLB code; FLORES-200 codes are their
     own."""
+    from mte.modelling.translation import nllb_code
     from mte.registry import TASKS, family_of
-    from mte.translation import nllb_code
 
     languages = {
         lang
@@ -102,7 +102,7 @@ def test_a_fetched_hub_model_is_loaded_from_its_folder_and_keeps_its_name_and_co
     import json
     import shutil
 
-    from mte.translation import translator_folder
+    from mte.modelling.translation import translator_folder
 
     folder = tmp_path / translator_folder("org/tiny-mt")
     shutil.copytree(tiny_translator, folder)
@@ -125,7 +125,7 @@ def test_a_fetched_hub_model_is_loaded_from_its_folder_and_keeps_its_name_and_co
 def test_translation_model_folders_name_the_hub_id_and_revision(
     name: str, revision: str | None, folder: str
 ) -> None:
-    from mte.translation import translator_folder, translator_on_hub
+    from mte.modelling.translation import translator_folder, translator_on_hub
 
     assert translator_folder(name, revision) == folder
     assert translator_on_hub(folder) == {"id": name, "revision": revision}

@@ -18,7 +18,7 @@ from mte.config import (
     task_settings,
 )
 from mte.registry import FAMILIES, TASKS, all_suites, family_of
-from mte.settings import TRANSFER_SETTINGS, model_setting
+from mte.tasks.settings import TRANSFER_SETTINGS, model_setting
 from tests.tiny_every_task import config as every_task_config
 from tests.tiny_every_task import write_data, write_tiny_model
 from tests.workflow.snakemake_runner import REPO, job_counts, run_snakemake

@@ -39,7 +39,7 @@ def main() -> None:
     import numpy as np
 
     from mte.registry import family_of, get_task
-    from mte.statistics import paired_randomization
+    from mte.stats.statistics import paired_randomization
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("before", type=Path)

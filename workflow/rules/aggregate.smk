@@ -107,7 +107,7 @@ rule describe_run:
         "../scripts/describe_run.py"
 
 
-# language metadata against the scores, and the scorers' breakdowns (mte.analyses)
+# language metadata against the scores, and the scorers' breakdowns (mte.steps.analyses)
 rule analyze:
     input:
         scores=get_all_scores,

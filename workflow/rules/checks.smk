@@ -33,12 +33,12 @@ from mte.config import (  # noqa: E402
     training_splits,
     translation_source,
 )
-from mte.analyses import ANALYSES  # noqa: E402
-from mte.code_digest import ALL_ROLES, code_digest  # noqa: E402
-from mte.data import released_files  # noqa: E402
+from mte.steps.analyses import ANALYSES  # noqa: E402
+from mte.runtime.code_digest import ALL_ROLES, code_digest  # noqa: E402
+from mte.steps.data import released_files  # noqa: E402
 from mte.errors import MteError  # noqa: E402
-from mte.references import find_reference, load_references  # noqa: E402
-from mte.settings import (
+from mte.tables.references import find_reference, load_references  # noqa: E402
+from mte.tasks.settings import (
     TRANSFER_SETTINGS,
     model_setting,
     wildcard_pattern,
@@ -51,8 +51,8 @@ from mte.registry import (  # noqa: E402
     get_task,
     spec_module_of,
 )
-from mte.taskspec import SPLITS, TRANSLATED_SPLITS  # noqa: E402
-from mte.translation import (
+from mte.tasks.spec import SPLITS, TRANSLATED_SPLITS  # noqa: E402
+from mte.modelling.translation import (
     translator_folder,
     translator_on_hub,
     translator_id,
@@ -146,7 +146,7 @@ RESOURCE_KEYS = ("mem_mb", "runtime", "gpu")
 
 def code_of(script, *roles):
     """A rule's ``code`` param: the digest of its script and of the package code its jobs run
-    (mte.code_digest), narrowed to the job's task's spec and family and to the parts of a
+    (mte.runtime.code_digest), narrowed to the job's task's spec and family and to the parts of a
     family that ``roles`` name (read, features, model, score; "none": no part, for a job that
     reads a fine-tune's curves or the scores only; none given: every part), and,
     for a job that reads data, the task's demo data shipped in the package. A change to that

@@ -3,14 +3,14 @@ numbers and deltas for the models that have them."""
 
 from mte.config import retrieval_encoder
 from mte.io import read_json, write_json, write_text
-from mte.logs import rule_logging
-from mte.published import with_references
-from mte.references import load_references
 from mte.registry import family_of, get_task
-from mte.render import html, latex, markdown, pair_matrix_document, task_document
-from mte.report import data_note, label_demo
-from mte.table_statistics import with_statistics
-from mte.tables import task_table, with_second_metric
+from mte.runtime.logs import rule_logging
+from mte.tables.notes import data_note, label_demo
+from mte.tables.published_rows import with_references
+from mte.tables.references import load_references
+from mte.tables.render import html, latex, markdown, pair_matrix_document, task_document
+from mte.tables.statistics_columns import with_statistics
+from mte.tables.task_table import task_table, with_second_metric
 
 with rule_logging(snakemake) as log:
     task = get_task(snakemake.wildcards.task)

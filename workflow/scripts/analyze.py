@@ -1,12 +1,12 @@
-"""Rule analyze: the run's analyses (mte.analyses) as CSV files and the report's page."""
+"""Rule analyze: the run's analyses (mte.steps.analyses) as CSV files and the report's page."""
 
 from pathlib import Path
 
-from mte.analyses import analyses, analyses_document, predictions_index
 from mte.io import read_json, write_text
-from mte.logs import rule_logging
-from mte.render import html
-from mte.report import demo_warning, label_demo
+from mte.runtime.logs import rule_logging
+from mte.steps.analyses import analyses, analyses_document, predictions_index
+from mte.tables.notes import demo_warning, label_demo
+from mte.tables.render import html
 
 with rule_logging(snakemake) as log:
     records = [read_json(path) for path in snakemake.input.scores]

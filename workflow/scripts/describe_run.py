@@ -3,9 +3,9 @@ the index of its score files (what mte-leaderboard reads of the run)."""
 
 from mte.io import read_json, write_text
 from mte.leaderboard import scores_index
-from mte.logs import rule_logging
-from mte.render import html
-from mte.report import provenance_document
+from mte.runtime.logs import rule_logging
+from mte.tables.notes import provenance_document
+from mte.tables.render import html
 
 with rule_logging(snakemake) as log:
     paths = list(snakemake.input.scores)

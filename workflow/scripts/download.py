@@ -2,11 +2,11 @@
 JSON Lines (translate, for a split translated by a model: from the original split's file, with
 the translation model)."""
 
-from mte.data import materialize, read_notes
 from mte.io import sha256_file, write_json, write_jsonl
-from mte.logs import rule_logging, summary
+from mte.modelling.translation import translate_file
 from mte.registry import get_task
-from mte.translation import translate_file
+from mte.runtime.logs import rule_logging, summary
+from mte.steps.data import materialize, read_notes
 
 with rule_logging(snakemake) as log:
     wc, params = snakemake.wildcards, snakemake.params

@@ -6,8 +6,8 @@ import numpy as np
 from mte.config import retrieval_lower_case
 from mte.errors import MteError
 from mte.io import write_json
-from mte.logs import rule_logging, summary
 from mte.registry import family_of, get_task
+from mte.runtime.logs import rule_logging, summary
 
 with rule_logging(snakemake) as log:
     task, params = get_task(snakemake.wildcards.task), snakemake.params

@@ -1,9 +1,9 @@
 """Rule fetch_release: a task's released files, downloaded, checked and extracted."""
 
+from mte.hub.release import fetch_release, mirror_base
 from mte.io import write_json
-from mte.logs import rule_logging, summary
 from mte.registry import get_task
-from mte.release import fetch_release, mirror_base
+from mte.runtime.logs import rule_logging, summary
 
 with rule_logging(snakemake) as log:
     params = snakemake.params

@@ -1,7 +1,7 @@
 """Rule fetch_translation_model: a hub translation model into its folder, where the network is."""
 
-from mte.logs import rule_logging, summary
-from mte.models import fetch_translation_model
+from mte.hub.models import fetch_translation_model
+from mte.runtime.logs import rule_logging, summary
 
 with rule_logging(snakemake) as log:
     hub = snakemake.params.hub

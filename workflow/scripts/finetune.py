@@ -2,8 +2,8 @@
 translate-train)."""
 
 from mte.config import start_from
-from mte.finetune import finetune, selection_summary
-from mte.logs import announce, rule_logging, summary
+from mte.runtime.logs import announce, rule_logging, summary
+from mte.steps.finetune import finetune, selection_summary
 
 with rule_logging(snakemake) as log:
     announce("log: %s", snakemake.log[0])

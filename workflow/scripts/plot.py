@@ -4,14 +4,14 @@ training.json (the rule name says which)."""
 from pathlib import Path
 
 from mte.io import read_json
-from mte.logs import rule_logging
-from mte.plots import (
+from mte.runtime.logs import rule_logging
+from mte.steps.plots import (
     plot_against_reference,
     plot_heatmap,
     plot_training_curves,
     plot_transfer_gaps,
 )
-from mte.references import find_reference, load_references
+from mte.tables.references import find_reference, load_references
 
 with rule_logging(snakemake) as log:
     out, wc = snakemake.output[0], snakemake.wildcards

@@ -1,10 +1,10 @@
 """Rule predict: one language's evaluation set through a fine-tuned model."""
 
-from mte.features import load_features
 from mte.io import write_json, write_jsonl
-from mte.logs import rule_logging, summary
-from mte.predict import predict_records
-from mte.provenance import hardware
+from mte.modelling.features import load_features
+from mte.runtime.logs import rule_logging, summary
+from mte.steps.predict import predict_records
+from mte.steps.provenance import hardware
 
 with rule_logging(snakemake) as log:
     features = load_features(snakemake.input.features)

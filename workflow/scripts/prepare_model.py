@@ -1,7 +1,7 @@
 """Rule prepare_model: a config model entry as a Hugging Face folder."""
 
-from mte.logs import rule_logging, summary
-from mte.models import prepare_model
+from mte.hub.models import prepare_model
+from mte.runtime.logs import rule_logging, summary
 
 with rule_logging(snakemake) as log:
     record = prepare_model(snakemake.params.model, snakemake.output[0])

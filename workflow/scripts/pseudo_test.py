@@ -2,9 +2,9 @@
 them against the human test sets, per language, with Pearson's r across languages."""
 
 from mte.io import read_json, read_jsonl, write_json, write_text
-from mte.logs import rule_logging
-from mte.pseudo_test import pseudo_test_markdown, pseudo_test_rows, pseudo_test_table
 from mte.registry import family_of, get_task
+from mte.runtime.logs import rule_logging
+from mte.steps.pseudo_test import pseudo_test_markdown, pseudo_test_rows, pseudo_test_table
 
 with rule_logging(snakemake) as log:
     task = get_task(snakemake.wildcards.task)

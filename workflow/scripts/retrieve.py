@@ -3,9 +3,9 @@ from the pretrained encoder (or, for Tatoeba and BUCC, another task's fine-tune 
 
 from mte.config import retrieval_lower_case
 from mte.io import read_jsonl, write_json, write_jsonl
-from mte.logs import rule_logging, summary
-from mte.provenance import hardware
 from mte.registry import family_of, get_task
+from mte.runtime.logs import rule_logging, summary
+from mte.steps.provenance import hardware
 
 with rule_logging(snakemake) as log:
     task, params = get_task(snakemake.wildcards.task), snakemake.params

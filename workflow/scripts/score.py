@@ -1,10 +1,10 @@
 """Rule score: predictions against the gold file, with provenance."""
 
 from mte.io import write_json
-from mte.logs import rule_logging
-from mte.provenance import result_provenance
 from mte.registry import get_task
-from mte.scoring import score_record
+from mte.runtime.logs import rule_logging
+from mte.steps.provenance import result_provenance
+from mte.steps.scoring import score_record
 
 with rule_logging(snakemake) as log:
     wc, inp = snakemake.wildcards, snakemake.input

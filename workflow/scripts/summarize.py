@@ -2,10 +2,10 @@
 files, with the published rows beside the models that have them."""
 
 from mte.io import read_json, write_text
-from mte.logs import rule_logging
-from mte.references import load_references
 from mte.registry import get_suite
-from mte.summary import summarize
+from mte.runtime.logs import rule_logging
+from mte.steps.summary import summarize
+from mte.tables.references import load_references
 
 with rule_logging(snakemake) as log:
     suite = get_suite(snakemake.wildcards.suite)

@@ -1,12 +1,12 @@
 """Rule tokenize: canonical examples into model-specific features."""
 
 from mte.config import models_of
-from mte.features import save_features
-from mte.featurize import tokenize_examples
+from mte.hub.models import load_tokenizer
 from mte.io import read_jsonl
-from mte.logs import rule_logging, summary
-from mte.models import load_tokenizer
+from mte.modelling.features import save_features
 from mte.registry import get_task
+from mte.runtime.logs import rule_logging, summary
+from mte.steps.featurize import tokenize_examples
 
 with rule_logging(snakemake) as log:
     task = get_task(snakemake.wildcards.task)

@@ -10,12 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mte.data import materialize
 from mte.errors import InputError, IntegrityError
 from mte.families.multiple_choice.features import choice_inputs
 from mte.families.multiple_choice.heads import MultipleChoiceHead
 from mte.families.multiple_choice.readers import read_choice_file
 from mte.registry import TASKS, family_of
+from mte.steps.data import materialize
 
 XCOPA = TASKS["xcopa"]
 ITEM = {

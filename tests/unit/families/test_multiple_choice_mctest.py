@@ -135,8 +135,8 @@ def test_the_input_is_the_story_then_the_question_with_each_answer(tmp_path: Pat
 
 
 def test_mctest_is_files_only(tmp_path: Path) -> None:
-    from mte.data import hub_location
     from mte.errors import ConfigError
+    from mte.steps.data import hub_location
 
     with pytest.raises(ConfigError, match="MCTest is not on the Hugging Face hub") as caught:
         hub_location(MCTEST, "en", "train")

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from mte.data import demo_dir
 from mte.errors import InputError
 from mte.families.pairs.readers import read_pair_jsonl, read_pair_table, read_pair_tsv, read_pairs
 from mte.registry import TASKS
+from mte.steps.data import demo_dir
 
 XNLI = TASKS["xnli"]
 XNLI_LANGUAGES = XNLI.languages

@@ -9,10 +9,10 @@ from pathlib import Path
 import datasets
 import pytest
 
-from mte.data import materialize, resolve_files
 from mte.errors import InputError
 from mte.families.pairs.readers import pair_examples_from_hub, read_pairs
 from mte.registry import TASKS
+from mte.steps.data import materialize, resolve_files
 
 SIB = TASKS["sib200"]
 HEADER = "index_id\tcategory\ttext"

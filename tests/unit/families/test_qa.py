@@ -161,8 +161,8 @@ def test_hub_squad_schema() -> None:
 
 def test_tydiqa_from_the_hub_keeps_one_language(monkeypatch: pytest.MonkeyPatch) -> None:
     """google/xtreme's "tydiqa" config mixes the nine languages; the id names each one."""
-    from mte import data
     from mte.registry import TASKS
+    from mte.steps import data
 
     rows = {
         "id": ["arabic-1-0", "english--6013-0", "finnish-7-1", "english-42-2"],

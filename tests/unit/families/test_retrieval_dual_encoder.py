@@ -12,7 +12,6 @@ import pytest
 import torch
 from transformers import AutoModel, AutoTokenizer
 
-from mte.embeddings import encode_layers
 from mte.errors import InputError
 from mte.families.retrieval.dual_encoder import (
     EMBEDDING_RECORD,
@@ -22,10 +21,11 @@ from mte.families.retrieval.dual_encoder import (
     read_squad_pairs,
     squad_pairs_from_hub,
 )
-from mte.features import save_features
-from mte.featurize import tokenize_examples
-from mte.finetune import finetune
+from mte.modelling.embeddings import encode_layers
+from mte.modelling.features import save_features
 from mte.registry import TASKS
+from mte.steps.featurize import tokenize_examples
+from mte.steps.finetune import finetune
 
 TASK = TASKS["squad_retrieval"]
 CONTEXT = "Paris is big. It has a tower.\nRome is old."

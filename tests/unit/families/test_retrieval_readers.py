@@ -7,11 +7,11 @@ from pathlib import Path
 import datasets
 import pytest
 
-from mte.data import materialize
 from mte.errors import InputError
 from mte.families.retrieval.readers import bucc_from_hub, read_bucc, read_tatoeba, tatoeba_from_hub
 from mte.registry import TASKS
 from mte.specs.tatoeba import TATOEBA_CODES
+from mte.steps.data import materialize
 
 # lines per language in ../shared/data/tatoeba (its PROVENANCE.tsv); the others have 1000
 TATOEBA_SHORT = {

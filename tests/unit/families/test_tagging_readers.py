@@ -234,7 +234,7 @@ def test_an_empty_token_is_kept_with_its_tag_and_counted(tmp_path: Path) -> None
 
 
 def test_an_empty_token_is_recorded_in_the_datas_provenance(tmp_path: Path) -> None:
-    from mte.data import materialize
+    from mte.steps.data import materialize
 
     (tmp_path / "test-de.tsv").write_text("Ana\tB-PER\n\tI-PER\n\nx\tO\n\tO\n", encoding="utf-8")
     examples, origin = materialize(PANX, {"source": "files", "path": str(tmp_path)}, "de", "test")

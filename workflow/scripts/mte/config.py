@@ -10,14 +10,14 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from mte.data import hub_location, resolve_files
 from mte.errors import ConfigError
 from mte.registry import TASKS, all_suites, family_of, get_suite, get_task
-from mte.settings import TRANSFER_SETTINGS
-from mte.taskspec import TRANSLATED_SPLITS
+from mte.steps.data import hub_location, resolve_files
+from mte.tasks.settings import TRANSFER_SETTINGS
+from mte.tasks.spec import TRANSLATED_SPLITS
 
 # the transfer settings' names, those with one model per language, and the kind of machine
-# translation each translation setting reads (the table: mte.settings)
+# translation each translation setting reads (the table: mte.tasks.settings)
 SETTINGS = tuple(TRANSFER_SETTINGS)
 PER_LANGUAGE_SETTINGS = tuple(name for name, s in TRANSFER_SETTINGS.items() if s.per_language)
 TRANSLATION_SETTINGS = {

@@ -11,7 +11,7 @@ of its primary metric over the row's languages, as the run's own table prints it
 the suite's average (XTREME: per task the mean over its languages of the task's summary cell,
 QA's the mean of F1 and exact match; GLUE: mean over its averaged tasks' metrics), as the run's
 suite table prints it. Intervals and tests follow the same weights, on the bootstrap resamples
-and per-example statistics of the score files (mte.statistics).
+and per-example statistics of the score files (mte.stats.statistics).
 """
 
 from __future__ import annotations
@@ -32,15 +32,15 @@ import pandas as pd
 
 from mte.errors import InputError, MteError
 from mte.registry import all_suites, family_of, get_task
-from mte.render import HTML_STYLE
-from mte.report import demo_warning
-from mte.statistics import (
+from mte.stats.statistics import (
     bootstrap_replicates,
     has_statistics,
     paired_randomization_weighted,
     percentile_interval,
 )
-from mte.taskspec import Suite
+from mte.tables.notes import demo_warning
+from mte.tables.render import HTML_STYLE
+from mte.tasks.spec import Suite
 
 # the run folder's index of its score files, written by the describe_run rule
 SCORES_INDEX = "scores.csv"
@@ -213,7 +213,7 @@ class Column:
 
 
 def suite_terms(suite: Suite, row: Row) -> Terms | None:
-    """A suite's average as terms (mte.summary's averages, written as weights): every task of
+    """A suite's average as terms (mte.steps.summary's averages, written as weights): every task of
     the suite on the suite's languages, else None (an average over other tasks or languages is
     not the suite's, and is not ranked beside it)."""
     if suite.layout == "task_score":
@@ -230,8 +230,8 @@ def suite_terms(suite: Suite, row: Row) -> Terms | None:
     averaged = suite.averaged or suite.tasks
     if any(not row.languages(name) for name in averaged):
         return None
-    # GLUE's average (mte.summary.suite_average): the mean over groups (MNLI-m and -mm are one)
-    # of the mean of the group's metrics
+    # GLUE's average (mte.steps.summary.suite_average): the mean over groups (MNLI-m and -mm are
+    # one) of the mean of the group's metrics
     groups: dict[str, list[tuple[str, str]]] = {}
     for name in averaged:
         groups.setdefault(suite.merged.get(name, name), []).extend(
@@ -320,8 +320,8 @@ def _published_suite_score(
     suite: Suite, references: Sequence[dict[str, Any]], model: str, setting: str
 ) -> float | None:
     """The mean of the suite's published task scores in its paper's table, as the run's suite
-    table computes it (mte.references.published_task_score), when every task has one."""
-    from mte.references import published_task_score
+    table computes it (mte.tables.references.published_task_score), when every task has one."""
+    from mte.tables.references import published_task_score
 
     scores = []
     for name in suite.tasks:
@@ -662,7 +662,7 @@ def write_leaderboard(board: Leaderboard, out_dir: str | Path) -> tuple[Path, Pa
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``mte-leaderboard RUN_FOLDER [RUN_FOLDER ...] --out DIR``."""
-    from mte.references import load_references
+    from mte.tables.references import load_references
 
     parser = argparse.ArgumentParser(
         prog="mte-leaderboard",

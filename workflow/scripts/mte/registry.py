@@ -18,7 +18,8 @@ from typing import Any
 
 from mte.errors import ConfigError
 from mte.families.base import REQUIRED_ATTRIBUTES, TaskFamily
-from mte.taskspec import HUB_STATUSES, SUITE_LAYOUTS, Suite, Task
+from mte.hub.repos import HUB_STATUSES
+from mte.tasks.spec import SUITE_LAYOUTS, Suite, Task
 
 
 class FamilyContractError(TypeError):
@@ -117,7 +118,7 @@ def check_sources(task: Task) -> None:
     if missing:
         raise FamilyContractError(
             f"task '{task.name}' reads {', '.join(missing)} from the hub without a pinned "
-            "record of it in hub_repos (mte.taskspec.HubRepo)"
+            "record of it in hub_repos (mte.hub.repos.HubRepo)"
         )
     for repo in task.hub_repos:
         if repo.status not in HUB_STATUSES:
@@ -240,7 +241,7 @@ def family_named(name: str) -> TaskFamily:
 
 
 def head_for(features: dict[str, Any]) -> Any:
-    """The head (mte.heads.Head) that fine-tunes and predicts the features' task."""
+    """The head (mte.modelling.heads.Head) that fine-tunes and predicts the features' task."""
     task = get_task(features["task"])
     return family_of(task).model_head(task)
 

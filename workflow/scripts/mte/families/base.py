@@ -2,9 +2,9 @@
 scored, resampled, translated and tabulated. The workflow asks a task's family, never its name.
 
 A family is one package, ``mte/families/<family>/``, holding everything only it uses (readers,
-features, head, scoring); its ``__init__`` lists its classes in ``FAMILY_CLASSES``. It builds on
-the shared building blocks (mte.text, mte.features, mte.heads, mte.metrics, mte.align, ...) and
-never imports the registry, the specs or another family.
+features, head, scoring); its ``__init__`` lists its classes in ``FAMILY_CLASSES``. It builds on the
+shared building blocks (mte.text, mte.modelling.features, mte.modelling.heads, mte.stats.metrics,
+mte.stats.align, ...) and never imports the registry, the specs or another family.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
-from mte.align import align
-from mte.metrics import SufficientStatistics, card_metrics
-from mte.taskspec import FamilyOptions, Task
+from mte.stats.align import align
+from mte.stats.metrics import SufficientStatistics, card_metrics
+from mte.tasks.spec import FamilyOptions, Task
 
 # the class attributes each family sets (checked when the registry loads it)
 REQUIRED_ATTRIBUTES = ("name", "schema_def")
@@ -92,7 +92,7 @@ class TaskFamily(ABC):
         result = self.measure(task, pairs, paths)
         outputs = self.card_outputs(task, pairs)
         if outputs is not None:
-            # beside the official metrics, for mte.analyses; no table or interval reads it
+            # beside the official metrics, for mte.steps.analyses; no table or interval reads it
             result.setdefault("breakdown", {})["card_recipe"] = card_metrics(*outputs)
         return result
 
@@ -108,11 +108,12 @@ class TaskFamily(ABC):
     def measure(self, task: Task, pairs: list, paths: dict) -> dict[str, Any]:
         """``n``, ``metrics`` and ``example_stats`` (the rows of :meth:`sufficient_statistics`,
         None without them) of the validated pairs, and what else the score file records (a
-        ``breakdown`` that mte.analyses reads: per entity type, per tag, a confusion matrix)."""
+        ``breakdown`` that mte.steps.analyses reads: per entity type, per tag, a confusion
+        matrix)."""
 
     def card_outputs(self, task: Task, pairs: list) -> tuple[list, list, str] | None:
         """The validated pairs as the seed evaluation card's ``compute_metrics(preds, golds,
-        task)`` takes them (mte.metrics.card_metrics): the predicted outputs, the gold outputs
+        task)`` takes them (mte.stats.metrics.card_metrics): the predicted outputs, the gold outputs
         and the card's task argument ('NER', 'MLQA', else its accuracy branch); None where the
         card names no output of the family's kind (the default: regression, POS, retrieval and
         mining)."""
@@ -120,7 +121,7 @@ class TaskFamily(ABC):
 
     @abstractmethod
     def sufficient_statistics(self, task: Task) -> SufficientStatistics | None:
-        """The per-example statistics whose sums give the task's metrics (mte.metrics), or
+        """The per-example statistics whose sums give the task's metrics (mte.stats.metrics), or
         None for a family whose metric has no such decomposition."""
 
     def statistic(self, task: Task, metric: str) -> Callable | None:
@@ -142,8 +143,8 @@ class TaskFamily(ABC):
         raise NotImplementedError(f"the {self.name} family does not fine-tune")
 
     def model_head(self, task: Task) -> Any:
-        """What fine-tunes and predicts ``task`` (an mte.heads.Head: the model class, targets,
-        predictions read back, the dev score). A family without fine-tuning has none."""
+        """What fine-tunes and predicts ``task`` (an mte.modelling.heads.Head: the model class,
+        targets, predictions read back, the dev score). A family without fine-tuning has none."""
         raise NotImplementedError(f"the {self.name} family does not fine-tune")
 
     # --- tables and checks ---

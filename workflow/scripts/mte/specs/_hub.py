@@ -3,7 +3,7 @@
 discussions were read through a search of stored pages). A spec names the repositories it reads
 in its ``hub_repos``; docs/data-sources.md is written from these records."""
 
-from mte.taskspec import HubRepo
+from mte.hub.repos import HubRepo
 
 HF = "https://huggingface.co/datasets"
 

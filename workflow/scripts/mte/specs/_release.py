@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
-from mte.release import ReleaseFile
+from mte.hub.release import ReleaseFile
 
 CHECKSUMS = Path(__file__).parent / "checksums"
 

@@ -8,7 +8,7 @@ from typing import Any
 from mte.families.pairs import PairOptions
 from mte.families.qa import QAOptions
 from mte.families.tagging import TaggingOptions
-from mte.taskspec import Task
+from mte.tasks.spec import Task
 
 # settings for tasks with training data in every language (XNLI's and PAWS-X's non-English
 # training sets are the releases' machine translations of the English one)

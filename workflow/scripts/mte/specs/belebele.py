@@ -15,11 +15,11 @@ from typing import Any
 from mte.errors import InputError
 from mte.families.multiple_choice import ChoiceOptions
 from mte.families.multiple_choice.records import integer, numbered_choice, require
-from mte.languages import BELEBELE_CODES
-from mte.release import Release
+from mte.hub.release import Release
 from mte.specs._hub import BELEBELE
 from mte.specs._release import released
-from mte.taskspec import Task
+from mte.tasks.languages import BELEBELE_CODES
+from mte.tasks.spec import Task
 
 ANSWER_FIELDS = ("mc_answer1", "mc_answer2", "mc_answer3", "mc_answer4")
 

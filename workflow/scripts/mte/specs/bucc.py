@@ -1,9 +1,9 @@
 """BUCC 2018 (Zweigenbaum et al. 2018): parallel sentence mining against English."""
 
-from mte.release import Release
+from mte.hub.release import Release
 from mte.specs._hub import XTREME
 from mte.specs._release import released
-from mte.taskspec import Task
+from mte.tasks.spec import Task
 
 BUCC_LANGUAGES = ("de", "fr", "ru", "zh")
 

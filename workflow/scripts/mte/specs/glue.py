@@ -4,7 +4,7 @@ the XLM-R paper's Table 4 reports it."""
 from mte.families.pairs import PairOptions
 from mte.specs._hub import GLUE
 from mte.specs._templates import HUB_SPLITS
-from mte.taskspec import Suite, Task
+from mte.tasks.spec import Suite, Task
 
 # the GLUE release's files of each task (path: e.g. glue_data/MRPC)
 GLUE_FILES = {"train": ("train.tsv",), "dev": ("dev.tsv",), "test": ("test.tsv",)}

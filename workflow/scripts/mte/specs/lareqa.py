@@ -1,9 +1,9 @@
 """LAReQA (Roy et al. 2020): language-agnostic answer retrieval over XQuAD-R, every question
 against one pool of every language's answer sentences; mAP@20 (XTREME-R)."""
 
-from mte.release import Release
+from mte.hub.release import Release
 from mte.specs._release import released
-from mte.taskspec import Task
+from mte.tasks.spec import Task
 
 # XQuAD-R's 11 languages (google-research-datasets/lareqa xquad-r/{lang}.json)
 LAREQA_LANGUAGES = ("ar", "de", "el", "en", "es", "hi", "ru", "th", "tr", "vi", "zh")

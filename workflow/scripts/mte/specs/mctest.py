@@ -10,7 +10,7 @@ from typing import Any
 from mte.errors import InputError
 from mte.families.multiple_choice import ChoiceOptions
 from mte.families.multiple_choice.records import lettered_choice, require
-from mte.taskspec import Task
+from mte.tasks.spec import Task
 from mte.text import read_lines, split_tsv
 
 QUESTIONS, ANSWERS = 4, 4

@@ -2,7 +2,7 @@
 against the candidate set of entity descriptions; the mean reciprocal rank at 20, which
 XTREME-R's evaluate.py reports as mAP@20."""
 
-from mte.taskspec import Task
+from mte.tasks.spec import Task
 
 # the mention languages (third_party/utils_mewslix.py MENTION_LANGUAGES)
 MEWSLIX_LANGUAGES = ("ar", "de", "en", "es", "fa", "ja", "pl", "ro", "ta", "tr", "uk")

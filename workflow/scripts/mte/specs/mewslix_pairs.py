@@ -5,7 +5,7 @@ third_party/run_retrieval_el.py). A training set only: Mewsli-X embeds with its 
 (``encoder: mewslix_pairs``)."""
 
 from mte.families.retrieval import DualEncoderOptions
-from mte.taskspec import Task
+from mte.tasks.spec import Task
 
 TASKS = (
     Task(

@@ -2,7 +2,7 @@
 transfer (G-XLT: every context language x question language)."""
 
 from mte.families.qa import QAOptions
-from mte.release import Release
+from mte.hub.release import Release
 from mte.specs._hub import XTREME
 from mte.specs._release import released
 from mte.specs._templates import qa_task

@@ -1,7 +1,7 @@
 """PAWS-X (Yang et al. 2019): paraphrase identification in 7 languages."""
 
 from mte.families.pairs import PairOptions
-from mte.release import Release
+from mte.hub.release import Release
 from mte.specs._hub import PAWSX
 from mte.specs._release import released
 from mte.specs._templates import NATIVE_TRAINING, pair_classification_task

@@ -2,11 +2,11 @@
 language variants; zero-shot from English (eng_Latn) as the paper's cross-lingual setting."""
 
 from mte.families.pairs import PairOptions
-from mte.languages import FLORES200_SIB_CODES
-from mte.release import Release
+from mte.hub.release import Release
 from mte.specs._hub import SIB200
 from mte.specs._release import released
 from mte.specs._templates import NATIVE_TRAINING, pair_classification_task
+from mte.tasks.languages import FLORES200_SIB_CODES
 
 TASKS = (
     pair_classification_task(

@@ -6,10 +6,10 @@ from typing import Any
 
 from mte.families.multiple_choice import ChoiceOptions
 from mte.families.multiple_choice.records import lettered_choice, numbered_choice, require
-from mte.release import Release
+from mte.hub.release import Release
 from mte.specs._hub import SIQA
 from mte.specs._release import released
-from mte.taskspec import Task
+from mte.tasks.spec import Task
 
 ANSWER_FIELDS = ("answerA", "answerB", "answerC")
 

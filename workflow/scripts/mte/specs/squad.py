@@ -2,7 +2,7 @@
 A training set only: fine-tuned on, never evaluated."""
 
 from mte.families.qa import QAOptions
-from mte.release import Release
+from mte.hub.release import Release
 from mte.specs._hub import SQUAD
 from mte.specs._release import released
 from mte.specs._templates import qa_task

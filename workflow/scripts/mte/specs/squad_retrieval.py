@@ -6,7 +6,7 @@ dev-v1.1.json as the dev set). A training set only: LAReQA embeds with its fine-
 from mte.families.retrieval import DualEncoderOptions
 from mte.specs._hub import SQUAD
 from mte.specs.squad import SQUAD_RELEASE
-from mte.taskspec import Task
+from mte.tasks.spec import Task
 
 TASKS = (
     Task(

@@ -1,10 +1,10 @@
 """Tatoeba (Artetxe & Schwenk 2019): sentence retrieval against English; XTREME's 36
 languages by default, XTREME-R's 41, or the release's 112."""
 
-from mte.release import Release
+from mte.hub.release import Release
 from mte.specs._hub import XTREME
 from mte.specs._release import released
-from mte.taskspec import Task
+from mte.tasks.spec import Task
 
 # ISO 639-1 code -> the three-letter code of Tatoeba's files
 TATOEBA_CODES = {

@@ -2,7 +2,7 @@
 XTREME-R's lt, pl, uk, wo and ro."""
 
 from mte.families.tagging import TaggingOptions
-from mte.release import Release
+from mte.hub.release import Release
 from mte.specs._hub import XTREME
 from mte.specs._release import released
 from mte.specs._templates import tagging_task

@@ -7,11 +7,11 @@ from typing import Any
 
 from mte.families.multiple_choice import ChoiceOptions
 from mte.families.multiple_choice.records import integer, require
-from mte.release import Release
+from mte.hub.release import Release
 from mte.specs._hub import SUPER_GLUE, XCOPA
 from mte.specs._release import released
 from mte.specs._templates import HUB_SPLITS
-from mte.taskspec import Task
+from mte.tasks.spec import Task
 
 XCOPA_LANGUAGES = ("et", "ht", "id", "it", "qu", "sw", "ta", "th", "tr", "vi", "zh")
 COPA_FIELDS = ("premise", "choice1", "choice2", "question", "label")

@@ -1,7 +1,7 @@
 """XNLI (Conneau et al. 2018): natural language inference in 15 languages."""
 
 from mte.families.pairs import PairOptions
-from mte.release import Release
+from mte.hub.release import Release
 from mte.specs._hub import XNLI
 from mte.specs._release import released
 from mte.specs._templates import NATIVE_TRAINING, pair_classification_task

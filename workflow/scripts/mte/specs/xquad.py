@@ -1,7 +1,7 @@
 """XQuAD (Artetxe et al. 2020): SQuAD v1.1's dev set translated into 10 languages."""
 
 from mte.families.qa import QAOptions
-from mte.release import Release
+from mte.hub.release import Release
 from mte.specs._hub import XQUAD
 from mte.specs._release import released
 from mte.specs._templates import HUB_SPLITS, qa_task

@@ -9,7 +9,7 @@ from mte.specs.udpos import UDPOS_LANGUAGES
 from mte.specs.udpos import XTREME_R_ADDITIONS as UDPOS_ADDITIONS
 from mte.specs.xquad import XQUAD_LANGUAGES
 from mte.specs.xquad import XTREME_R_ADDITIONS as XQUAD_ADDITIONS
-from mte.taskspec import Suite
+from mte.tasks.spec import Suite
 
 TASKS = ()
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from mte.families.base import TaskFamily
-from mte.taskspec import FamilyOptions, Task
+from mte.tasks.spec import FamilyOptions, Task
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,7 @@ class MultipleChoice(TaskFamily):
         return [p["label"] for _, p in pairs], [g["label"] for g, _ in pairs], "XNLI"
 
     def sufficient_statistics(self, task):
-        from mte.metrics import Means
+        from mte.stats.metrics import Means
 
         return Means("accuracy")  # (correct, 1) per item
 

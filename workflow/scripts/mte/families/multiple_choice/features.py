@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mte.features import encode_pairs, feature_header
-from mte.taskspec import Task
+from mte.modelling.features import encode_pairs, feature_header
+from mte.tasks.spec import Task
 
 
 def choice_inputs(task: Task, example: dict[str, Any]) -> tuple[list[str], list[str]]:

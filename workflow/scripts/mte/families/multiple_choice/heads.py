@@ -7,9 +7,9 @@ from typing import Any, ClassVar
 
 import torch
 
-from mte.batching import collate
-from mte.heads import Head
-from mte.metrics import accuracy
+from mte.modelling.batching import collate
+from mte.modelling.heads import Head
+from mte.stats.metrics import accuracy
 
 
 class MultipleChoiceHead(Head):

@@ -9,7 +9,7 @@ from typing import Any
 
 from mte.errors import InputError, MteError
 from mte.families.multiple_choice.records import jsonl_records
-from mte.taskspec import Task
+from mte.tasks.spec import Task
 
 
 def check_example(task: Task, example: Any, position: int) -> dict[str, Any]:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from mte.align import some
 from mte.errors import IntegrityError
-from mte.metrics import Means, hit_rows
+from mte.stats.align import some
+from mte.stats.metrics import Means, hit_rows
 
 
 def check_choices(pairs: list, predictions_path: str | Path) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from mte.families.base import TaskFamily
-from mte.taskspec import FamilyOptions, Task
+from mte.tasks.spec import FamilyOptions, Task
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ class PairClassification(TaskFamily):
         return predicted, [g["label"] for g, _ in pairs], "XNLI"
 
     def sufficient_statistics(self, task):
-        from mte.metrics import Confusion
+        from mte.stats.metrics import Confusion
 
         return Confusion(task.labels)
 
@@ -121,7 +121,7 @@ class Regression(PairClassification):
         return None
 
     def sufficient_statistics(self, task):
-        from mte.metrics import Moments
+        from mte.stats.metrics import Moments
 
         return Moments()  # Spearman's ranks have none
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from mte.errors import InputError
-from mte.features import TOKENIZE_BATCH, encode_pairs, feature_header
-from mte.taskspec import Task
+from mte.modelling.features import TOKENIZE_BATCH, encode_pairs, feature_header
+from mte.tasks.spec import Task
 
 
 def tokenize_pairs(
@@ -23,7 +23,7 @@ def tokenize_pairs(
     Returns plain lists (``ids``, ``input_ids``, optional ``token_type_ids``, ``labels`` as
     indices into ``task.labels``, or with ``float_labels`` the float scores of a regression
     task) and how many inputs were truncated, which the log reports. ``truncation``: see
-    :func:`mte.features.encode_pairs`.
+    :func:`mte.modelling.features.encode_pairs`.
     """
     label_index = {label: index for index, label in enumerate(task.labels)}
     features = feature_header(tokenizer, examples, task, max_length, task.labels)

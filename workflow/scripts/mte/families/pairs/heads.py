@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from mte.families.pairs.metrics import sentence_metrics
-from mte.heads import Head, named_labels
-from mte.metrics import Confusion, Moments
+from mte.modelling.heads import Head, named_labels
+from mte.stats.metrics import Confusion, Moments
 
 
 class ClassificationHead(Head):

@@ -1,11 +1,11 @@
-"""The metrics of a sentence(-pair) task, by name (mte.metrics defines each)."""
+"""The metrics of a sentence(-pair) task, by name (mte.stats.metrics defines each)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from mte.metrics import (
+from mte.stats.metrics import (
     SufficientStatistics,
     accuracy,
     binary_f1,
@@ -14,7 +14,7 @@ from mte.metrics import (
     same_length,
     spearman,
 )
-from mte.taskspec import Task
+from mte.tasks.spec import Task
 
 SENTENCE_METRICS: dict[str, Callable[[Sequence[Any], Sequence[Any]], float]] = {
     "accuracy": accuracy,

@@ -13,7 +13,7 @@ from typing import Any
 
 from mte.errors import InputError, MteError
 from mte.families.pairs import canonical_label
-from mte.taskspec import Task
+from mte.tasks.spec import Task
 from mte.text import read_lines, some_examples, split_tsv
 
 HEADER_LABEL_NAMES = ("label", "gold_label")

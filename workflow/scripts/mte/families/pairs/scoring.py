@@ -7,11 +7,11 @@ import math
 from pathlib import Path
 from typing import Any
 
-from mte.align import some
 from mte.errors import IntegrityError
 from mte.families.pairs.metrics import sentence_metrics
-from mte.metrics import Confusion, SufficientStatistics
-from mte.taskspec import Task
+from mte.stats.align import some
+from mte.stats.metrics import Confusion, SufficientStatistics
+from mte.tasks.spec import Task
 
 
 def check_labels(task: Task, pairs: list, predictions_path: str | Path) -> None:

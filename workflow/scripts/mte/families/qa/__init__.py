@@ -10,7 +10,7 @@ from typing import Any
 
 from mte.errors import ConfigError
 from mte.families.base import TaskFamily
-from mte.taskspec import FamilyOptions, Task
+from mte.tasks.spec import FamilyOptions, Task
 
 # sub-tokens a QA window must keep beside the overlap, for the question and new context
 QUESTION_ROOM = 32
@@ -96,7 +96,7 @@ class QuestionAnswering(TaskFamily):
         return card_answers(pairs)
 
     def sufficient_statistics(self, task):
-        from mte.metrics import Means
+        from mte.stats.metrics import Means
 
         return Means("f1", "exact_match")  # per question, as SQuAD v1.1 averages them
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mte.features import TOKENIZE_BATCH, feature_header
-from mte.taskspec import Task
+from mte.modelling.features import TOKENIZE_BATCH, feature_header
+from mte.tasks.spec import Task
 
 
 def _answer_tokens(

@@ -8,10 +8,10 @@ from typing import Any, ClassVar
 
 import torch
 
-from mte.batching import collate
 from mte.families.qa import squad_windows
 from mte.families.qa.metrics import qa_normalizer, qa_scores
-from mte.heads import Head
+from mte.modelling.batching import collate
+from mte.modelling.heads import Head
 
 
 class QuestionAnsweringHead(Head):

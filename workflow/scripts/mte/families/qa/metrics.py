@@ -13,7 +13,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from mte.taskspec import Task
+from mte.tasks.spec import Task
 
 SQUAD_PUNCTUATION = frozenset(string.punctuation)
 # MLQA: every Unicode punctuation character (categories P*) and ASCII punctuation

@@ -8,11 +8,11 @@ from typing import Any
 
 import numpy as np
 
-from mte.align import some
 from mte.errors import IntegrityError
 from mte.families.qa.metrics import qa_example_scores, qa_normalizer
-from mte.metrics import Means
-from mte.taskspec import Task
+from mte.stats.align import some
+from mte.stats.metrics import Means
+from mte.tasks.spec import Task
 
 
 def check_answers(pairs: list, predictions_path: str | Path, gold_path: str | Path) -> None:

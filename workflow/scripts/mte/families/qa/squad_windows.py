@@ -24,8 +24,8 @@ import logging
 import unicodedata
 from typing import Any
 
-from mte.features import feature_header, pair_template
-from mte.taskspec import Task
+from mte.modelling.features import feature_header, pair_template
+from mte.tasks.spec import Task
 from mte.text import whitespace_words
 
 log = logging.getLogger(__name__)

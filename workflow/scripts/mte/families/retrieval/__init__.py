@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from mte.families.base import TaskFamily
-from mte.taskspec import FamilyOptions, Task
+from mte.tasks.spec import FamilyOptions, Task
 
 
 class Retrieval(TaskFamily):
@@ -55,7 +55,7 @@ class Retrieval(TaskFamily):
         return measure_neighbours(task, pairs, paths["predictions"])
 
     def sufficient_statistics(self, task):
-        from mte.metrics import Means
+        from mte.stats.metrics import Means
 
         return Means("accuracy")  # a hit per sentence
 
@@ -157,7 +157,7 @@ class AnswerRetrieval(Retrieval):
         return measure_answers(task, pairs, paths["predictions"])
 
     def sufficient_statistics(self, task):
-        from mte.metrics import Means
+        from mte.stats.metrics import Means
 
         return Means(task.primary_metric)  # a question's average precision
 
@@ -254,7 +254,7 @@ class DualEncoder(TaskFamily):
 
     def tokenize(self, tokenizer: Any, examples: list[dict], task: Task, options: dict) -> dict:
         from mte.families.retrieval.dual_encoder import tokenize_pairs
-        from mte.features import feature_header
+        from mte.modelling.features import feature_header
 
         header = feature_header(tokenizer, examples, task, options["max_length"], ())
         return tokenize_pairs(tokenizer, examples, header, options)

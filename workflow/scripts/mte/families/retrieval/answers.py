@@ -16,8 +16,8 @@ from typing import Any
 
 from mte.errors import InputError, IntegrityError
 from mte.io import read_json
-from mte.metrics import Means
-from mte.ranking import average_precision_at_k
+from mte.stats.metrics import Means
+from mte.stats.ranking import average_precision_at_k
 
 # the cut-off of LAReQA's mAP (XTREME-R's third_party/evaluate_retrieval.py: k=20)
 TOP_K = 20

@@ -25,10 +25,10 @@ from typing import Any, ClassVar
 
 import torch
 
-from mte.batching import pad_rows
 from mte.errors import InputError, MteError
-from mte.heads import Head
 from mte.io import read_json, write_json
+from mte.modelling.batching import pad_rows
+from mte.modelling.heads import Head
 from mte.text import whitespace_words
 
 log = logging.getLogger(__name__)

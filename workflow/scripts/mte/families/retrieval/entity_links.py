@@ -13,7 +13,7 @@ from typing import Any
 
 from mte.errors import InputError
 from mte.io import read_json, read_jsonl
-from mte.ranking import reciprocal_rank_at_k
+from mte.stats.ranking import reciprocal_rank_at_k
 
 # the cut-off of the metric (utils_mewslix.TOP_K)
 TOP_K = 20

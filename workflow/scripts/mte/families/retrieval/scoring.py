@@ -8,8 +8,8 @@ from typing import Any
 
 from mte.errors import IntegrityError
 from mte.families.retrieval.neighbours import best_threshold, mining_prf
-from mte.metrics import Means, hit_rows
-from mte.taskspec import Task
+from mte.stats.metrics import Means, hit_rows
+from mte.tasks.spec import Task
 
 
 def measure_neighbours(task: Task, pairs: list, predictions_path: str | Path) -> dict[str, Any]:

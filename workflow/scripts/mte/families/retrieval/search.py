@@ -11,12 +11,12 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from mte.device import describe, placement
-from mte.embeddings import encode_layers
 from mte.families.retrieval.dual_encoder import EMBEDDING_RECORD
 from mte.families.retrieval.neighbours import margin_candidates, resolve_layers, tatoeba_records
+from mte.hub.models import MODEL_RECORD, load_tokenizer
 from mte.io import read_json
-from mte.models import MODEL_RECORD, load_tokenizer
+from mte.modelling.device import describe, placement
+from mte.modelling.embeddings import encode_layers
 
 log = logging.getLogger("mte")
 
@@ -202,7 +202,7 @@ def _search_pool(
     import numpy as np
 
     from mte.families.retrieval.answers import TOP_K
-    from mte.ranking import top_k
+    from mte.stats.ranking import top_k
 
     index = read_json(options["pool"]["index"])
     with np.load(options["pool"]["vectors"]) as stored:

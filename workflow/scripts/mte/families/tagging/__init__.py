@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from mte.families.base import TaskFamily
-from mte.taskspec import FamilyOptions, Task
+from mte.tasks.spec import FamilyOptions, Task
 
 SCHEMES = ("entities", "tags")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from mte.errors import InputError
-from mte.features import feature_header, pair_template
-from mte.taskspec import Task
+from mte.modelling.features import feature_header, pair_template
+from mte.tasks.spec import Task
 
 
 def _word_pieces(tokenizer: Any, words: list[str]) -> list[list[int]]:

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 import torch
 
 from mte.families.tagging.metrics import tagging_metrics
-from mte.heads import PROBABILITY_DIGITS, Head, named_labels
+from mte.modelling.heads import PROBABILITY_DIGITS, Head, named_labels
 
 
 class TaggingHead(Head):

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from mte.metrics import Counts, SufficientStatistics, _divide, _f1, same_length
-from mte.taskspec import Task
+from mte.stats.metrics import Counts, SufficientStatistics, _divide, _f1, same_length
+from mte.tasks.spec import Task
 
 
 def _split_tag(tag: str) -> tuple[str, str]:

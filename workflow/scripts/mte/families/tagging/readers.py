@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from mte.errors import InputError, MteError
-from mte.taskspec import Task
+from mte.tasks.spec import Task
 from mte.text import detect_encoding, read_lines, some_examples
 
 DOCSTART = "-DOCSTART-"

@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from mte.align import some
 from mte.errors import IntegrityError
 from mte.families.tagging.metrics import (
     accuracy_by_tag,
@@ -14,7 +13,8 @@ from mte.families.tagging.metrics import (
     tagging_metrics,
     tagging_statistics,
 )
-from mte.taskspec import Task
+from mte.stats.align import some
+from mte.tasks.spec import Task
 
 
 def check_tags(

@@ -1,0 +1,83 @@
+"""Scoring one run's predictions for one language: the task's family scores them against
+the gold examples (only when they match one to one), then the score file's record with the
+bootstrap interval and the per-example statistics that paired tests resample."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mte.io import read_jsonl
+from mte.registry import family_of
+from mte.stats.statistics import interval_record, resample_seed
+from mte.tasks.spec import Task
+
+
+def score_files(
+    task: Task,
+    predictions_path: str | Path,
+    gold_path: str | Path,
+    language: str,
+    dev_gold_path: str | Path | None = None,
+    eval_split: str = "test",
+) -> dict[str, Any]:
+    """Read a predictions file and its gold file, and score them with the task's family
+    (BUCC also reads the dev split, whose gold sets the threshold)."""
+    family = family_of(task)
+    predictions, gold = read_jsonl(predictions_path), read_jsonl(gold_path)
+    paths: dict[str, Any] = {
+        "predictions": predictions_path,
+        "gold": gold_path,
+        "language": language,
+        "eval_split": eval_split,
+    }
+    if family.extra_eval_splits:
+        if dev_gold_path is None:
+            raise ValueError(f"{task.title} scoring needs the dev split")
+        paths.update(dev_gold=read_jsonl(dev_gold_path), dev_gold_path=dev_gold_path)
+    return family.score(task, predictions, gold, paths)
+
+
+def score_record(
+    task: Task,
+    predictions_path: str | Path,
+    gold_path: str | Path,
+    run: dict[str, Any],
+    split: str,
+    statistics: dict[str, Any],
+    dev_gold_path: str | Path | None = None,
+) -> dict[str, Any]:
+    """One run's score file: the metrics, the bootstrap interval of the primary metric and the
+    per-example statistics that paired tests resample.
+
+    ``run``: model, setting, seed and language; ``statistics``: resamples, seed, confidence.
+    """
+    language = run["language"]
+    result = score_files(
+        task, predictions_path, gold_path, language, dev_gold_path=dev_gold_path, eval_split=split
+    )
+    stats = result.pop("example_stats", None)
+    interval = None
+    if stats is not None:
+        seed = resample_seed(task.parallel_test_sets, statistics["seed"], language)
+        kind = family_of(task).sufficient_statistics(task)
+        interval = interval_record(
+            kind,
+            task.primary_metric,
+            stats,
+            statistics["resamples"],
+            seed,
+            statistics["confidence"],
+        )
+    return {
+        "task": task.name,
+        "language": language,
+        "model": run["model"],
+        "setting": run["setting"],
+        "seed": int(run["seed"]),
+        "split": split,
+        **result,
+        "interval": interval,
+        # per test example, in gold order: what paired significance tests resample
+        "example_stats": None if stats is None else stats.tolist(),
+    }

