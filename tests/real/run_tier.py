@@ -33,7 +33,9 @@ from pathlib import Path
 
 import yaml
 
-from mte.config import models_of, variant_key, with_schema_defaults
+from mte.config.keys import variant_key
+from mte.config.queries import models_of
+from mte.config.schema import with_schema_defaults
 from mte.registry import get_task
 
 REPO = Path(__file__).resolve().parents[2]

@@ -8,13 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from mte.config import (
-    check_config,
-    check_schema,
-    check_shared_finetunes,
-    needed_splits,
-    task_languages,
-)
+from mte.config.checks import check_config, check_shared_finetunes
+from mte.config.queries import needed_splits, task_languages
+from mte.config.schema import check_schema
 from mte.errors import ConfigError
 
 REPO = Path(__file__).resolve().parents[2]
@@ -285,7 +281,7 @@ def test_translated_splits_are_needed_where_the_settings_read_them() -> None:
 
 
 def _keys(task: str, config: dict) -> tuple[str, str, str]:
-    from mte.config import data_key, tokens_key, variant_key
+    from mte.config.keys import data_key, tokens_key, variant_key
 
     return data_key(task, config), tokens_key(task, config), variant_key(task, config)
 
@@ -339,7 +335,7 @@ def test_a_new_pin_or_protocol_version_in_the_spec_is_new_data(monkeypatch) -> N
     monkeypatch.setitem(TASKS, "xnli", dataclasses.replace(xnli, version=2))
     assert _keys("xnli", hub)[0] not in (before[0], after[0])
     # a release: its checksums
-    from mte.config import data_key
+    from mte.config.keys import data_key
 
     release = {"tasks": {"xquad": {"source": "release"}}}
     first = data_key("xquad", release)
@@ -388,7 +384,7 @@ def test_lower_casing_names_the_features_of_the_fine_tune_and_its_evaluators() -
 def test_a_spec_selection_metric_names_its_fine_tunes_folder() -> None:
     """UD-POS models are selected on seqeval F1, not on the accuracy they once were: their
     folder says so, where PAN-X's (selected on its primary metric) is named as before."""
-    from mte.config import _digest, data_key, tokens_params
+    from mte.config.keys import _digest, data_key, tokens_params
 
     config = {"tasks": {t: {"source": "hub", "hyperparameters": {"epochs": 1}} for t in
                         ("udpos", "panx")}}  # fmt: skip
@@ -399,14 +395,14 @@ def test_a_spec_selection_metric_names_its_fine_tunes_folder() -> None:
 
 
 def test_lower_casing_is_set_on_the_fine_tune_not_on_its_evaluators() -> None:
-    from mte.config import check_shared_finetunes
+    from mte.config.checks import check_shared_finetunes
 
     with pytest.raises(ConfigError, match=r"tasks\.xquad\.do_lower_case.*tasks\.squad"):
         check_shared_finetunes({"tasks": {"squad": {}, "xquad": {"do_lower_case": True}}})
 
 
 def test_run_name() -> None:
-    from mte.config import run_name
+    from mte.config.keys import run_name
 
     assert run_name({"run": "paper"}, ["config/xtreme.yaml"]) == "paper"
     assert run_name({}, ["config/xtreme.yaml"]) == "xtreme"
@@ -414,7 +410,7 @@ def test_run_name() -> None:
 
 
 def test_the_xlmr_papers_single_model_selects_on_every_languages_dev_set() -> None:
-    from mte.config import training_splits
+    from mte.config.queries import training_splits
 
     config = _with(tasks={"xnli": {"source": "hub", "languages": ["en", "de", "sw"]}})
     assert training_splits("xnli", "zero-shot", None, config)["dev"] == [("en", "dev")]
@@ -445,7 +441,7 @@ def test_every_config_key_is_documented_in_config_readme() -> None:
 
 
 def test_lists_given_on_the_command_line_are_typed_as_in_a_config_file() -> None:
-    from mte.config import type_command_line_values
+    from mte.config.schema import type_command_line_values
 
     # Snakemake's reading of --config seeds=[1,2] tasks={xnli:{...}}: every nested scalar a string
     given = {
@@ -473,7 +469,8 @@ def test_a_fine_tune_can_start_from_another_tasks_and_is_named_by_it() -> None:
     """``start_from``: MRPC's fine-tunes start from QQP's (a task of the same family and labels);
     their folder names QQP's fine-tune, so another QQP recipe gives MRPC another folder, and
     without the key MRPC's folder is the one of a fine-tune from the pretrained encoder."""
-    from mte.config import start_from, variant_key
+    from mte.config.keys import variant_key
+    from mte.config.queries import start_from
 
     hub = {"source": "hub"}
     config = _with(tasks={"qqp": {**hub}, "mrpc": {**hub, "start_from": "qqp"}})
@@ -528,7 +525,8 @@ def test_another_tasks_fine_tune_must_be_one_this_task_can_use(
 def test_a_task_can_evaluate_another_configured_tasks_fine_tunes() -> None:
     """``models_of`` in the config: MRPC predicted by QQP's fine-tunes reads no training data,
     follows QQP's folder, and may not set the fine-tune's own keys."""
-    from mte.config import models_of, variant_key
+    from mte.config.keys import variant_key
+    from mte.config.queries import models_of
 
     hub = {"source": "hub"}
     config = _with(tasks={"qqp": {**hub}, "mrpc": {**hub, "models_of": "qqp"}})
@@ -577,7 +575,7 @@ def test_a_retrieval_encoder_is_another_tasks_zero_shot_fine_tune(tmp_path: Path
     not configured, a pooled task with a model that is no dual encoder, a retrieval encoder,
     missing seeds and a dual encoder's layer other than the last are each one error naming
     the key; the encoder names the variant folder."""
-    from mte.config import variant_key
+    from mte.config.keys import variant_key
 
     hub = {"source": "hub", "eval_split": "test"}
     tasks = {"squad": hub, "tatoeba": {**hub, "encoder": "squad"}}
@@ -631,7 +629,7 @@ def test_xtreme_r_searches_lareqas_whole_pool() -> None:
     """config/xtreme-r.yaml's LAReQA pool is every one of XQuAD-R's 11 files, as XTREME-R's."""
     import yaml
 
-    from mte.config import with_schema_defaults
+    from mte.config.schema import with_schema_defaults
 
     paper = yaml.safe_load((REPO / "config" / "xtreme-r.yaml").read_text(encoding="utf-8"))
     config = with_schema_defaults(paper, SCHEMA)
@@ -647,7 +645,9 @@ def test_xtreme_r_reads_lareqa_and_mewslix_lower_cased() -> None:
     SQuAD's QA fine-tune, does not, nor does a dual encoder without the key."""
     import yaml
 
-    from mte.config import retrieval_lower_case, tokens_params, with_schema_defaults
+    from mte.config.keys import tokens_params
+    from mte.config.queries import retrieval_lower_case
+    from mte.config.schema import with_schema_defaults
 
     paper = yaml.safe_load((REPO / "config" / "xtreme-r.yaml").read_text(encoding="utf-8"))
     config = with_schema_defaults(paper, SCHEMA)

@@ -10,7 +10,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from mte.config import load_schema, schema_branches
+from mte.config.schema import load_schema, schema_branches
 from mte.registry import TASKS
 
 REPO = Path(__file__).resolve().parents[2]

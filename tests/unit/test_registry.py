@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mte.config import load_schema
+from mte.config.schema import load_schema
 from mte.errors import ConfigError
 from mte.families.base import TaskFamily
 from mte.families.pairs import PairClassification

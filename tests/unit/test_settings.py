@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mte.config import PER_LANGUAGE_SETTINGS, TRANSLATION_SETTINGS, evaluation_split
-from mte.config import training_splits as splits_of
+from mte.config.queries import PER_LANGUAGE_SETTINGS, TRANSLATION_SETTINGS, evaluation_split
+from mte.config.queries import training_splits as splits_of
 from mte.tasks.settings import TRANSFER_SETTINGS, model_setting, wildcard_pattern
 from tests.unit.test_config import _with
 

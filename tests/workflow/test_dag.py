@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mte.config import check_configuration
+from mte.config.checks import check_configuration
 from mte.errors import ConfigError
 from mte.registry import all_suites
 from tests.workflow.snakemake_runner import REPO, job_counts, run_snakemake

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from mte.config import (
-    fill_schema_defaults,
+from mte.config.queries import (
     models_of,
     retrieval_encoder,
     task_languages,
     task_seeds,
     task_settings,
 )
+from mte.config.schema import fill_schema_defaults
 from mte.registry import FAMILIES, TASKS, all_suites, family_of
 from mte.tasks.settings import TRANSFER_SETTINGS, model_setting
 from tests.tiny_every_task import config as every_task_config

@@ -11,18 +11,19 @@ from snakemake.exceptions import WorkflowError
 # The package lives beside the scripts; importing it from there works without installing.
 sys.path.insert(0, str(Path(workflow.basedir) / "workflow" / "scripts"))
 
-from mte.config import (  # noqa: E402
-    SETTINGS,
-    check_configuration,
+from mte.config.checks import check_configuration
+from mte.config.keys import (
     data_key,
     run_name,
     tokens_key,
-    type_command_line_values,
     variant_key,
     KEY_PATTERN,
-    eval_split_of,
     release_key,
     release_languages,
+)
+from mte.config.queries import (
+    SETTINGS,
+    eval_split_of,
     evaluation_split,
     models_of,
     retrieval_encoder,
@@ -33,6 +34,7 @@ from mte.config import (  # noqa: E402
     training_splits,
     translation_source,
 )
+from mte.config.schema import type_command_line_values
 from mte.steps.analyses import ANALYSES  # noqa: E402
 from mte.runtime.code_digest import ALL_ROLES, code_digest  # noqa: E402
 from mte.steps.data import released_files  # noqa: E402

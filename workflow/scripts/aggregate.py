@@ -1,7 +1,7 @@
 """Rule aggregate: a task's score files into its table (CSV, Markdown, LaTeX, HTML), with published
 numbers and deltas for the models that have them."""
 
-from mte.config import retrieval_encoder
+from mte.config.queries import retrieval_encoder
 from mte.io import read_json, write_json, write_text
 from mte.registry import family_of, get_task
 from mte.runtime.logs import rule_logging

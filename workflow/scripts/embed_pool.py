@@ -3,7 +3,7 @@ sentences; Mewsli-X: its candidate set), embedded once for every language's quer
 
 import numpy as np
 
-from mte.config import retrieval_lower_case
+from mte.config.queries import retrieval_lower_case
 from mte.errors import MteError
 from mte.io import write_json
 from mte.registry import family_of, get_task

@@ -1,7 +1,7 @@
 """Rule finetune: one model x task x setting x seed (x language for in-language and
 translate-train)."""
 
-from mte.config import start_from
+from mte.config.queries import start_from
 from mte.runtime.logs import announce, rule_logging, summary
 from mte.steps.finetune import finetune, selection_summary
 

@@ -1,7 +1,7 @@
 """Rule retrieve: Tatoeba neighbours, BUCC candidate pairs, LAReQA answers or Mewsli-X entities
 from the pretrained encoder (or, for Tatoeba and BUCC, another task's fine-tune of it)."""
 
-from mte.config import retrieval_lower_case
+from mte.config.queries import retrieval_lower_case
 from mte.io import read_jsonl, write_json, write_jsonl
 from mte.registry import family_of, get_task
 from mte.runtime.logs import rule_logging, summary

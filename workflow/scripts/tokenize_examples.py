@@ -1,6 +1,6 @@
 """Rule tokenize: canonical examples into model-specific features."""
 
-from mte.config import models_of
+from mte.config.queries import models_of
 from mte.hub.models import load_tokenizer
 from mte.io import read_jsonl
 from mte.modelling.features import save_features

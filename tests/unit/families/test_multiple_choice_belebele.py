@@ -142,7 +142,7 @@ def test_the_assembled_training_set_is_read_split_by_split_as_pandas_wrote_it(
 
 
 def test_belebele_asks_for_the_task_whose_fine_tunes_it_evaluates(tmp_path: Path) -> None:
-    from mte.config import check_config
+    from mte.config.checks import check_config
 
     _write(tmp_path / "Belebele" / "eng_Latn.jsonl", [ITEM])
     config = {

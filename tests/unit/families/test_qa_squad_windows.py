@@ -158,7 +158,7 @@ def test_no_valid_span_in_the_n_best_answers_empty(tokenizer) -> None:
 
 
 def test_run_squad_config_checks_the_stride_against_the_window() -> None:
-    from mte.config import check_config
+    from mte.config.checks import check_config
     from tests.unit.test_config import BASE
 
     task = {

@@ -1,0 +1,156 @@
+"""The cache keys that decide reruns: what names a task's data, token and result folders (a
+digest of exactly the config values that change them), and a run's folder name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mte.config.queries import models_of, needed_splits, retrieval_encoder, start_from
+from mte.registry import family_of, get_task
+from mte.tasks.spec import TRANSLATED_SPLITS
+
+# What decides a task's downloaded content (the translated splits add their translations, which
+# re-run only those splits when they change)
+DATA_KEYS = ("source", "path", "files", "revision", "subset")
+
+
+# What a folder of results is named by: runs of different configs that differ in one of these
+# write to different folders, and runs that agree share (and so reuse) them
+KEY_PATTERN = r"[a-z]+(-[0-9a-f]{8}){0,2}"
+
+
+def _digest(payload: Any) -> str:
+    """Eight hex digits of the SHA-256 of ``payload`` as canonical JSON."""
+    import hashlib
+    import json
+
+    text = json.dumps(payload, sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+
+
+def data_params(task_name: str, config: dict[str, Any]) -> dict[str, Any]:
+    """The config values that decide a task's downloaded examples."""
+    task_cfg = config["tasks"][task_name]
+    return {key: task_cfg.get(key) for key in DATA_KEYS}
+
+
+def source_record(task_name: str, config: dict[str, Any]) -> dict[str, Any]:
+    """What the task's source pins beyond the config: each hub repository's revision and the
+    route it is read by, or every released file's URL and checksum; and the task's protocol
+    version where it was raised. A change to any of them is new data (a new data folder)."""
+    task = get_task(task_name)
+    task_cfg = config["tasks"][task_name]
+    record: dict[str, Any] = {}
+    if task_cfg["source"] == "hub":
+        record["hub"] = [
+            [repo.id, task_cfg.get("revision") or repo.revision, repo.status, repo.files]
+            + ([repo.export_revision] if repo.status in ("script", "unsettled") else [])
+            for repo in task.hub_repos
+        ]
+    elif task_cfg["source"] == "release" and task.release is not None:
+        record["release"] = [[f.url, f.name, f.sha256] for f in task.release.files]
+    # named only when raised, so that the folders of every task at version 1 keep their names
+    if task.version != 1:
+        record["version"] = task.version
+    return record
+
+
+def data_key(task_name: str, config: dict[str, Any]) -> str:
+    """The folder of a task's data under resources/data/{task}/: ``demo`` as shipped, else the
+    source and a digest of what decides the content (``files-1a2b3c4d``, ``hub-...``: the
+    config's keys and what the source pins, its commits or checksums), so that the demo's
+    XNLI, the hub's and a folder's never share a file, and a new pin is new data."""
+    params = data_params(task_name, config)
+    record = source_record(task_name, config)
+    source = params["source"]
+    if source == "demo" and not record and not any(v for k, v in params.items() if k != "source"):
+        return source
+    return f"{source}-{_digest({**params, **record} if record else params)}"
+
+
+def release_languages(task_name: str, config: dict[str, Any]) -> list[str]:
+    """The languages whose released files a run of the config reads (every split it needs)."""
+    return sorted({language for language, split in needed_splits(task_name, config)
+                   if split not in TRANSLATED_SPLITS})  # fmt: skip
+
+
+def release_key(task_name: str, config: dict[str, Any]) -> str:
+    """The name of a task's fetched-release record: a digest of the files its languages need
+    (a language added fetches its files; the files fetched before stay)."""
+    task = get_task(task_name)
+    files = task.release.files_for(release_languages(task_name, config))
+    return _digest([[f.url, f.name, f.sha256] for f in files])
+
+
+def tokens_params(task_name: str, config: dict[str, Any]) -> dict[str, Any]:
+    """What decides a task's features besides its data: the window of the fine-tune it is
+    evaluated with (max length, QA stride), its input's lower-casing and the sub-token that
+    carries a word's label."""
+    owner = config["tasks"][models_of(task_name, config) or task_name]
+    params = {
+        "max_length": (owner.get("hyperparameters") or {}).get("max_length"),
+        "doc_stride": owner.get("doc_stride"),
+        "label_subword": config["tasks"][task_name].get("label_subword"),
+    }
+    # named only when set, so that the folders of every run without it keep their names
+    if owner.get("do_lower_case"):
+        params["do_lower_case"] = True
+    if config.get("tokenization", "paper") != "paper":
+        params["tokenization"] = config["tokenization"]
+    if owner.get("windows") == "run_squad":
+        params["windows"] = "run_squad"
+        params["max_query_length"] = owner.get("max_query_length")
+    owner_task = get_task(models_of(task_name, config) or task_name)
+    for key in family_of(owner_task).tokens_keys:
+        params[key] = owner.get(key)
+    return params
+
+
+def tokens_key(task_name: str, config: dict[str, Any]) -> str:
+    """The folder of a task's features: its data key and a digest of the tokenisation."""
+    return f"{data_key(task_name, config)}-{_digest(tokens_params(task_name, config))}"
+
+
+def variant_key(task_name: str, config: dict[str, Any]) -> str:
+    """The folder of a task's fine-tunes, predictions and scores under results/{model}/{task}/:
+    its data key and a digest of everything else that decides them: the tokenisation, the
+    fine-tune's hyper-parameters and training data (a task evaluating another task's fine-tunes
+    names that task's folder), the retrieval layers. Evaluation languages, settings and seeds are
+    folders of their own below it, so adding one reruns nothing else."""
+    task = get_task(task_name)
+    task_cfg = config["tasks"][task_name]
+    decided_by: dict[str, Any] = {"tokens": tokens_params(task_name, config)}
+    if family_of(task).retrieval:
+        decided_by = {"layers": task_cfg.get("layers")}
+        # named only when not the default, as in tokens_params
+        if config.get("tokenization", "paper") != "paper":
+            decided_by["tokenization"] = config["tokenization"]
+        # named only when set, so that the folders of every pretrained-encoder run keep theirs
+        if encoder := retrieval_encoder(task_name, config):
+            decided_by["encoder"] = [encoder, variant_key(encoder, config)]
+    elif models_of(task_name, config):
+        owner = models_of(task_name, config)
+        decided_by["fine_tune"] = [owner, variant_key(owner, config)]
+    else:
+        decided_by["hyperparameters"] = task_cfg.get("hyperparameters")
+        # named only when set, so that the folders of every fine-tune from the pretrained
+        # encoder keep their names
+        if start_from(task_name, config):
+            first = start_from(task_name, config)
+            decided_by["start_from"] = [first, variant_key(first, config)]
+        # a spec's own selection metric (UD-POS: seqeval F1) picks other models than the
+        # primary metric did: named so that models selected the earlier way are not reused
+        if task.selection_metric:
+            decided_by["selection_metric"] = task.selection_metric
+    return f"{data_key(task_name, config)}-{_digest(decided_by)}"
+
+
+def run_name(config: dict[str, Any], configfiles: list[str]) -> str:
+    """The folder of a run's tables, plots and summaries, results/runs/{run}/: the config's
+    ``run``, else the config file's name (xtreme for config/xtreme.yaml), else default."""
+    if config.get("run"):
+        return str(config["run"])
+    if configfiles:
+        return Path(configfiles[-1]).stem
+    return "default"
