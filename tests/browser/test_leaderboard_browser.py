@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from mte.leaderboard import main as leaderboard
+from mte.leaderboard.cli import main as leaderboard
 from tests.unit.test_leaderboard import check_html_against_csv
 from tests.workflow.snakemake_runner import REPO, run_snakemake
 from tests.workflow.tiny_data import write_pawsx

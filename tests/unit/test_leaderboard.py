@@ -13,16 +13,10 @@ import pandas as pd
 import pytest
 
 from mte.errors import InputError
-from mte.leaderboard import (
-    Column,
-    build_leaderboard,
-    column_value,
-    main,
-    published_rows,
-    read_run,
-    scores_index,
-    write_leaderboard,
-)
+from mte.leaderboard.board import Column, build_leaderboard, column_value, published_rows
+from mte.leaderboard.cli import main
+from mte.leaderboard.page import write_leaderboard
+from mte.leaderboard.runs import read_run, scores_index
 from mte.registry import family_of, get_task
 from mte.stats.statistics import bootstrap_replicates, paired_randomization
 from mte.tasks.spec import Suite

@@ -2,7 +2,7 @@
 the index of its score files (what mte-leaderboard reads of the run)."""
 
 from mte.io import read_json, write_text
-from mte.leaderboard import scores_index
+from mte.leaderboard.runs import scores_index
 from mte.runtime.logs import rule_logging
 from mte.tables.notes import provenance_document
 from mte.tables.render import html
