@@ -1,6 +1,13 @@
 # multilingual-transfer-eval: fine-tune on English, predict every language, score, tabulate.
 # The default config runs offline on the demo data; a --configfile replaces it entirely
 # (config/xtreme.yaml, config/xlmr.yaml are complete runs), while --config keys still apply.
+# Another workflow can include it as a Snakemake module (docs/running.md, "As a module").
+
+from snakemake.utils import min_version
+
+# the version envs/mte.yaml and pyproject.toml pin: workflow.source_path, localrule, the
+# resource_scopes below and the executor plugins' settings are written for it
+min_version("9.27")
 
 
 if not workflow.config_settings.configfiles:

@@ -6,10 +6,16 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
-from snakemake.exceptions import WorkflowError
-
+# Files of this checkout, found from this file rather than from the main Snakefile's folder
+# (workflow.basedir), which is another workflow's when this one is used as a module: the schema
+# through source_path (one file, which Snakemake caches), the folders from this file's own
+# (source_path copies single files only).
+SCHEMA = workflow.source_path("../../config/schema.yaml")
+CHECKOUT = Path(str(workflow.current_basedir)).parents[1]
+SCRIPTS = CHECKOUT / "workflow" / "scripts"
+REFERENCES = CHECKOUT / "config" / "references"
 # The package lives beside the scripts; importing it from there works without installing.
-sys.path.insert(0, str(Path(workflow.basedir) / "workflow" / "scripts"))
+sys.path.insert(0, str(SCRIPTS))
 
 from mte.config.checks import check_configuration
 from mte.config.keys import (
@@ -66,7 +72,7 @@ ORIGINAL_SPLITS = [split for split in SPLITS if split not in TRANSLATED_SPLITS]
 
 def reference_files():
     """Published numbers: the config's ``references`` files, else config/references/*.yaml."""
-    default = sorted((Path(workflow.basedir) / "config" / "references").glob("*.yaml"))
+    default = sorted(REFERENCES.glob("*.yaml"))
     return [str(path) for path in (config.get("references") or default)]
 
 
@@ -76,19 +82,22 @@ def references():
     return load_references(reference_files())
 
 
+def stop(message):
+    """Stop before any job with one line naming the key at fault: Snakemake's frame around a
+    WorkflowError (its file, line and our call stack) says nothing about the config, so every
+    check of this file stops this one way."""
+    print(f"Configuration error: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
 def _check_configuration():
     """Stop before any job with one message naming the config key at fault."""
     try:
         type_command_line_values(config, workflow.config_settings.config)
         references()
-        notes = check_configuration(
-            config, Path(workflow.basedir) / "config" / "schema.yaml"
-        )
+        notes = check_configuration(config, SCHEMA)
     except MteError as err:
-        # one line, naming the key: Snakemake's frame around a WorkflowError (its file, line
-        # and our call stack) says nothing about the config
-        print(f"Configuration error: {err}", file=sys.stderr)
-        sys.exit(1)
+        stop(str(err))
     for note in notes:
         # a step the workflow cannot do, in one line, instead of a stop on a missing file
         print(f"Note: {note}", file=sys.stderr)
@@ -107,8 +116,8 @@ def _check_cluster_account():
     if not defaults or "slurm_account" not in defaults:
         return
     if str(defaults["slurm_account"].raw).strip("\"'") == PLACEHOLDER_ACCOUNT:
-        raise WorkflowError(
-            "Configuration error: profile key 'default-resources: slurm_account' is still the "
+        stop(
+            "profile key 'default-resources: slurm_account' is still the "
             f"placeholder '{PLACEHOLDER_ACCOUNT}' of profiles/slurm/config.yaml: set it to "
             "your SLURM account (`sacctmgr show assoc user=$USER format=account` lists "
             "yours), and slurm_partition to a partition of your cluster (`sinfo -s`)"
@@ -153,7 +162,7 @@ def code_of(script, *roles):
     reads a fine-tune's curves or the scores only; none given: every part), and,
     for a job that reads data, the task's demo data shipped in the package. A change to that
     code changes the param, and Snakemake plans the job again."""
-    script_path = Path(workflow.basedir) / "workflow" / "scripts" / script
+    script_path = SCRIPTS / script
     chosen = frozenset(roles) if roles else ALL_ROLES
 
     def code(wildcards):
