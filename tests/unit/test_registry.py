@@ -12,7 +12,12 @@ import yaml
 
 from mte.config.schema import load_schema
 from mte.errors import ConfigError
-from mte.families.base import TaskFamily
+from mte.families.base import (
+    FineTuningFamily,
+    PooledRetrievingFamily,
+    RetrievingFamily,
+    TaskFamily,
+)
 from mte.families.pairs import PairClassification
 from mte.families.tagging import TaggingOptions
 from mte.registry import (
@@ -23,6 +28,8 @@ from mte.registry import (
     check_tasks,
     discover_tasks,
     family_of,
+    pools,
+    retrieves,
 )
 from mte.steps.data import hub_location
 from mte.tasks.spec import Task
@@ -113,6 +120,47 @@ def test_a_family_lacking_part_of_the_contract_fails_naming_it() -> None:
         build_registry((del_name,))
     with pytest.raises(FamilyContractError, match="two task families are named"):
         build_registry((PairClassification, Unnamed))
+
+
+def test_every_family_either_fine_tunes_or_retrieves_and_refuses_nothing_it_inherits() -> None:
+    """A fine-tuning family has no retrieval hooks and a retrieving family no tokenisation or
+    head: none inherits a method it would have to refuse."""
+    fine_tuning = {n for n, f in FAMILIES.items() if isinstance(f, FineTuningFamily)}
+    retrieving = {n for n, f in FAMILIES.items() if isinstance(f, RetrievingFamily)}
+    assert fine_tuning.isdisjoint(retrieving) and fine_tuning | retrieving == set(FAMILIES)
+    assert retrieving == {"retrieval", "mining", "answer_retrieval", "entity_retrieval"}
+    for name in fine_tuning:
+        assert not hasattr(FAMILIES[name], "retrieve") and not hasattr(FAMILIES[name], "build_pool")
+    for name in retrieving:
+        assert not hasattr(FAMILIES[name], "tokenize") and not hasattr(FAMILIES[name], "model_head")
+    pooled = {n for n, f in FAMILIES.items() if isinstance(f, PooledRetrievingFamily)}
+    assert pooled == {"answer_retrieval", "entity_retrieval"}
+    assert {t for t in TASKS if pools(TASKS[t])} == {"lareqa", "mewslix"}
+    assert retrieves(TASKS["tatoeba"]) and not retrieves(TASKS["xnli"])
+
+
+def test_a_family_that_neither_fine_tunes_nor_retrieves_fails_naming_the_bases() -> None:
+    class Neither(TaskFamily):
+        name = "neither"
+        schema_def = "classification_task"
+
+        def read_files(self, task, paths, language, split):
+            return []
+
+        def read_hub(self, task, dataset, name, language):
+            return []
+
+        def measure(self, task, pairs, paths):
+            return {}
+
+        def sufficient_statistics(self, task):
+            return None
+
+        def segments(self, task, example):
+            return []
+
+    with pytest.raises(FamilyContractError, match="Neither .*FineTuningFamily and Retrieving"):
+        build_registry((Neither,))
 
 
 def test_a_task_naming_an_unknown_family_fails_naming_both() -> None:

@@ -17,7 +17,7 @@ from mte.config.queries import (
     task_settings,
 )
 from mte.config.schema import fill_schema_defaults
-from mte.registry import FAMILIES, TASKS, all_suites, family_of
+from mte.registry import FAMILIES, TASKS, all_suites, pools, retrieves
 from mte.tasks.settings import TRANSFER_SETTINGS, model_setting
 from tests.tiny_every_task import config as every_task_config
 from tests.tiny_every_task import write_data, write_tiny_model
@@ -41,7 +41,7 @@ def expected_jobs(config: dict) -> Counter:
         if task.train_only:
             continue  # fine-tuned for the tasks that evaluate its models
         languages, seeds = task_languages(name, config), task_seeds(name, config)
-        retrieval = family_of(task).retrieval
+        retrieval = retrieves(task)
         for setting in task_settings(name, config):
             for language in languages:
                 jobs["retrieve" if retrieval else "predict"] += len(seeds)
@@ -59,7 +59,7 @@ def expected_jobs(config: dict) -> Counter:
                     fine_tunes.add((trained, used, seed, language if per_language else None))
         jobs["aggregate"] += 1
         # a pooled retrieval task embeds its pool once per model (one model here) and seed
-        jobs["embed_pool"] += family_of(task).pooled * len(task_seeds(name, config))
+        jobs["embed_pool"] += pools(task) * len(task_seeds(name, config))
     for _trained, _setting, _seed, language in fine_tunes:
         jobs["finetune_per_language" if language else "finetune"] += 1
     jobs["summarize"] = sum(bool(s.configured(config["tasks"])) for s in all_suites().values())

@@ -57,6 +57,8 @@ from mte.registry import (  # noqa: E402
     family_of,
     family_package_of,
     get_task,
+    pools,
+    retrieves,
     spec_module_of,
 )
 from mte.tasks.spec import SPLITS, TRANSLATED_SPLITS  # noqa: E402

@@ -31,11 +31,11 @@ def eval_split(task):
 
 def is_retrieval(task):
     """Tatoeba and BUCC: the pretrained encoder's embeddings, no fine-tuning."""
-    return family_of(get_task(task)).retrieval
+    return retrieves(get_task(task))
 
 
 RETRIEVAL_TASKS = [name for name in TASKS if is_retrieval(name)]
-POOLED_TASKS = [name for name in TASKS if family_of(get_task(name)).pooled]
+POOLED_TASKS = [name for name in TASKS if pools(get_task(name))]
 FINETUNED_TASKS = [name for name in TASKS if not is_retrieval(name)]
 
 

@@ -17,7 +17,13 @@ from types import ModuleType
 from typing import Any
 
 from mte.errors import ConfigError
-from mte.families.base import REQUIRED_ATTRIBUTES, TaskFamily
+from mte.families.base import (
+    REQUIRED_ATTRIBUTES,
+    FineTuningFamily,
+    PooledRetrievingFamily,
+    RetrievingFamily,
+    TaskFamily,
+)
 from mte.hub.repos import HUB_STATUSES
 from mte.tasks.spec import SUITE_LAYOUTS, Suite, Task
 
@@ -37,6 +43,14 @@ def _instantiate(cls: type[TaskFamily]) -> TaskFamily:
         raise FamilyContractError(
             f"task family {cls.__name__} ({inspect.getsourcefile(cls)}) lacks part of the "
             f"TaskFamily contract: {', '.join(missing)}"
+        )
+    # what the workflow does with a model for it: one of the two, never both
+    kinds = [kind for kind in (FineTuningFamily, RetrievingFamily) if issubclass(cls, kind)]
+    if len(kinds) != 1:
+        raise FamilyContractError(
+            f"task family {cls.__name__} ({inspect.getsourcefile(cls)}) must build on exactly "
+            "one of FineTuningFamily and RetrievingFamily (mte.families.base), not "
+            f"{len(kinds)}"
         )
     return cls()
 
@@ -234,6 +248,23 @@ def family_package_of(task: Task) -> str:
 def family_of(task: Task) -> TaskFamily:
     """The family of ``task``."""
     return FAMILIES[task.family]
+
+
+def retrieves(task: Task) -> bool:
+    """Whether the task embeds and searches with an encoder (a RetrievingFamily: the retrieve
+    rule) rather than fine-tuning a model of its own (a FineTuningFamily)."""
+    return isinstance(family_of(task), RetrievingFamily)
+
+
+def pools(task: Task) -> bool:
+    """Whether the task's queries search one pool, embedded once (the embed_pool rule)."""
+    return isinstance(family_of(task), PooledRetrievingFamily)
+
+
+def trains_dual_encoders(task: Task) -> bool:
+    """Whether the task's fine-tunes are dual encoders, which a pooled task can embed with."""
+    family = family_of(task)
+    return isinstance(family, FineTuningFamily) and family.dual_encoder
 
 
 def family_named(name: str) -> TaskFamily:

@@ -24,7 +24,15 @@ from mte.config.queries import (
 )
 from mte.config.schema import check_schema, fill_schema_defaults
 from mte.errors import ConfigError
-from mte.registry import TASKS, all_suites, family_of, get_task
+from mte.registry import (
+    TASKS,
+    all_suites,
+    family_of,
+    get_task,
+    pools,
+    retrieves,
+    trains_dual_encoders,
+)
 from mte.steps.data import hub_location, resolve_files
 from mte.tasks.spec import TRANSLATED_SPLITS
 
@@ -179,8 +187,7 @@ def _awaited_step(task: Any, task_cfg: dict[str, Any]) -> str | None:
 def _check_encoder(task: Any, encoder: str, key: str, config: dict[str, Any]) -> None:
     """A retrieval task's ``encoder``: another configured task with a zero-shot fine-tune of
     its own for every seed the retrieval task runs."""
-    family = family_of(task)
-    if not family.retrieval:
+    if not retrieves(task):
         raise ConfigError(key, f"{task.title} fine-tunes: it has no encoder to choose")
     configured = sorted(n for n in config["tasks"] if n != task.name)
     if encoder not in config["tasks"] or encoder == task.name:
@@ -190,10 +197,10 @@ def _check_encoder(task: Any, encoder: str, key: str, config: dict[str, Any]) ->
             f"(configured: {', '.join(configured)})",
         )
     other = get_task(encoder)
-    if family_of(other).retrieval or models_of(encoder, config):
+    if retrieves(other) or models_of(encoder, config):
         raise ConfigError(key, f"{other.title} fine-tunes no model of its own to embed with")
-    dual = family_of(other).dual_encoder
-    if family.pooled and not dual:
+    dual = trains_dual_encoders(other)
+    if pools(task) and not dual:
         raise ConfigError(
             key,
             f"{task.title} embeds its queries and its pool with one encoder: the pretrained "
@@ -230,7 +237,7 @@ def _check_other_fine_tune(task: Any, other_name: str, key: str, config: dict[st
             f"'{other_name}' is not another configured task (configured: {', '.join(configured)})",
         )
     other = get_task(other_name)
-    if family_of(task).retrieval or other.family != task.family or other.labels != task.labels:
+    if retrieves(task) or other.family != task.family or other.labels != task.labels:
         raise ConfigError(
             key,
             f"{other.title} ({other.family}) fine-tunes no model {task.title} ({task.family}) "

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from mte.config.queries import models_of, needed_splits, retrieval_encoder, start_from
-from mte.registry import family_of, get_task
+from mte.registry import family_of, get_task, retrieves
 from mte.tasks.spec import TRANSLATED_SPLITS
 
 # What decides a task's downloaded content (the translated splits add their translations, which
@@ -121,7 +121,7 @@ def variant_key(task_name: str, config: dict[str, Any]) -> str:
     task = get_task(task_name)
     task_cfg = config["tasks"][task_name]
     decided_by: dict[str, Any] = {"tokens": tokens_params(task_name, config)}
-    if family_of(task).retrieval:
+    if retrieves(task):
         decided_by = {"layers": task_cfg.get("layers")}
         # named only when not the default, as in tokens_params
         if config.get("tokenization", "paper") != "paper":

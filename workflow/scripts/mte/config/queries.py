@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mte.registry import TASKS, family_of, get_suite, get_task
+from mte.registry import TASKS, family_of, get_suite, get_task, retrieves, trains_dual_encoders
 from mte.tasks.settings import TRANSFER_SETTINGS
 
 # the transfer settings' names, those with one model per language, and the kind of machine
@@ -147,7 +147,7 @@ def needed_splits(task_name: str, config: dict[str, Any]) -> list[tuple[str, str
     family = family_of(task)
     for split in family.extra_eval_splits:
         pairs += [(language, split) for language in languages]
-    if not family.retrieval and not models_of(task_name, config):
+    if not retrieves(task) and not models_of(task_name, config):
         for setting in task_settings(task_name, config):
             targets = languages if setting in PER_LANGUAGE_SETTINGS else [None]
             for target in targets:
@@ -162,7 +162,7 @@ def needed_splits(task_name: str, config: dict[str, Any]) -> list[tuple[str, str
 
 
 def dual_encoder_tasks() -> list[str]:
-    return sorted(name for name, task in TASKS.items() if family_of(task).dual_encoder)
+    return sorted(name for name, task in TASKS.items() if trains_dual_encoders(task))
 
 
 def retrieval_encoder(task_name: str, config: dict[str, Any]) -> str | None:

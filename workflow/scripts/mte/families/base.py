@@ -34,11 +34,6 @@ class TaskFamily(ABC):
     # its metrics decompose into per-example statistics (intervals, paired tests); False for a
     # family whose metric does not (BUCC's F1 at a threshold chosen on dev)
     per_example_statistics: ClassVar[bool] = True
-    # the pretrained encoder's embeddings, no fine-tune (Tatoeba, BUCC)
-    retrieval: ClassVar[bool] = False
-    # a retrieval family whose queries of each language search one pool built from every
-    # configured language's data at once (LAReQA): the pool is embedded once, by its own job
-    pooled: ClassVar[bool] = False
     # splits read besides the evaluated one (BUCC: dev, whose gold pairs set the threshold)
     extra_eval_splits: ClassVar[tuple[str, ...]] = ()
     # the extension of XTREME's translation files of its tasks
@@ -54,9 +49,6 @@ class TaskFamily(ABC):
     float_labels: ClassVar[bool] = False
     # every language must be named in the task's hub_configs (no "the language is the config")
     hub_configs_required: ClassVar[bool] = False
-    # its fine-tunes are dual encoders (one tower for queries and answers), which a pooled
-    # retrieval task can embed its queries and its pool with (``encoder``)
-    dual_encoder: ClassVar[bool] = False
     # task options that decide its features besides max_length (a dual encoder's questions are
     # cut at max_query_length): they name the features' folder
     tokens_keys: ClassVar[tuple[str, ...]] = ()
@@ -135,18 +127,6 @@ class TaskFamily(ABC):
     def segments(self, task: Task, example: dict[str, Any]) -> list[str]:
         """The text of one example a translation carries (BLEU compares these)."""
 
-    # --- fine-tuning ---
-
-    def tokenize(self, tokenizer: Any, examples: list[dict], task: Task, options: dict) -> dict:
-        """Model features of ``examples``. ``options``: max_length, label_subword, doc_stride,
-        training. A family without fine-tuning has none."""
-        raise NotImplementedError(f"the {self.name} family does not fine-tune")
-
-    def model_head(self, task: Task) -> Any:
-        """What fine-tunes and predicts ``task`` (an mte.modelling.heads.Head: the model class,
-        targets, predictions read back, the dev score). A family without fine-tuning has none."""
-        raise NotImplementedError(f"the {self.name} family does not fine-tune")
-
     # --- tables and checks ---
 
     def table_metrics(self, task: Task) -> dict[str, str]:
@@ -163,3 +143,48 @@ class TaskFamily(ABC):
 
     def check_task_config(self, task: Task, task_cfg: dict[str, Any], key: str) -> None:  # noqa: B027 (a hook)
         """Family-specific checks of one task's configuration (ConfigError naming the key)."""
+
+
+class FineTuningFamily(TaskFamily):
+    """A family whose tasks are fine-tuned on a training split and then predict each language:
+    the tokenize, finetune and predict rules."""
+
+    # its fine-tunes are dual encoders (one tower for queries and answers), which a pooled
+    # retrieval task can embed its queries and its pool with (``encoder``)
+    dual_encoder: ClassVar[bool] = False
+
+    @abstractmethod
+    def tokenize(self, tokenizer: Any, examples: list[dict], task: Task, options: dict) -> dict:
+        """Model features of ``examples``. ``options``: max_length, label_subword, doc_stride,
+        training (mte.steps.featurize)."""
+
+    @abstractmethod
+    def model_head(self, task: Task) -> Any:
+        """What fine-tunes and predicts ``task`` (an mte.modelling.heads.Head: the model class,
+        targets, predictions read back, the dev score)."""
+
+
+class RetrievingFamily(TaskFamily):
+    """A family whose tasks embed their examples with an encoder, the pretrained model or
+    another task's fine-tune (``encoder``), and search: the retrieve rule, no fine-tune of its
+    own (Tatoeba, BUCC)."""
+
+    @abstractmethod
+    def retrieve(self, model_dir: Any, splits: dict[str, list], options: dict) -> list[dict]:
+        """The predictions of the evaluated split (``splits`` holds it, and the family's
+        ``extra_eval_splits``), embedded with the model in ``model_dir`` (``options``: layer,
+        pooling, max_length, batch size; a pooled family's ``pool``)."""
+
+
+class PooledRetrievingFamily(RetrievingFamily):
+    """A retrieving family whose queries of each language search one pool (LAReQA, Mewsli-X),
+    embedded once for every language by its own job: the embed_pool rule."""
+
+    # the pool's own file in the task's folder, where the pool is not built from the
+    # configured languages' data (Mewsli-X's candidate set); "" where it is
+    pool_file: ClassVar[str] = ""
+
+    @abstractmethod
+    def build_pool(self, model_dir: Any, inputs: list, languages: list, options: dict) -> dict:
+        """The pool's candidates and their vectors: from every configured language's data
+        (``inputs``, in the order of ``languages``), or from ``pool_file`` (``inputs[0]``)."""

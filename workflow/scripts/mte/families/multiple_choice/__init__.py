@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mte.families.base import TaskFamily
+from mte.families.base import FineTuningFamily
 from mte.tasks.spec import FamilyOptions, Task
 
 
@@ -44,7 +44,7 @@ class ChoiceOptions(FamilyOptions):
         return [name for name in dict.fromkeys(found) if name != "choice"]
 
 
-class MultipleChoice(TaskFamily):
+class MultipleChoice(FineTuningFamily):
     name = "multiple_choice"
     schema_def = "classification_task"
     options_type = ChoiceOptions

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mte.families.base import TaskFamily
+from mte.families.base import FineTuningFamily
 from mte.tasks.spec import FamilyOptions, Task
 
 
@@ -39,7 +39,7 @@ def canonical_label(task: Task, label: str) -> str | None:
     return label if label in task.labels else None
 
 
-class PairClassification(TaskFamily):
+class PairClassification(FineTuningFamily):
     name = "pair_classification"
     schema_def = "classification_task"
     options_type = PairOptions

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from mte.errors import ConfigError
-from mte.families.base import TaskFamily
+from mte.families.base import FineTuningFamily
 from mte.tasks.spec import FamilyOptions, Task
 
 # sub-tokens a QA window must keep beside the overlap, for the question and new context
@@ -31,7 +31,7 @@ class QAOptions(FamilyOptions):
     hub_id_prefixes: dict[str, str] = field(default_factory=dict)
 
 
-class QuestionAnswering(TaskFamily):
+class QuestionAnswering(FineTuningFamily):
     name = "qa"
     schema_def = "qa_task"
     options_type = QAOptions

@@ -9,14 +9,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from mte.families.base import TaskFamily
+from mte.families.base import FineTuningFamily, PooledRetrievingFamily, RetrievingFamily
 from mte.tasks.spec import FamilyOptions, Task
 
 
-class Retrieval(TaskFamily):
+class Retrieval(RetrievingFamily):
     name = "retrieval"
     schema_def = "retrieval_task"
-    retrieval = True
 
     def read_files(self, task, paths: list[Path], language: str, split: str) -> list[dict]:
         from mte.families.retrieval.readers import read_tatoeba
@@ -113,13 +112,12 @@ class Mining(Retrieval):
         return None  # F1 at a threshold chosen on dev: no per-example decomposition
 
 
-class AnswerRetrieval(Retrieval):
+class AnswerRetrieval(Retrieval, PooledRetrievingFamily):
     """LAReQA: each language's questions search one pool of every configured language's
     answer sentences (each with its paragraph), embedded once by the pool job; mAP@20 as
     XTREME-R's utils_lareqa computes it (mte.families.retrieval.answers)."""
 
     name = "answer_retrieval"
-    pooled = True
     search = "retrieve_answers"
     # XTREME-R scores a fine-tuned dual encoder's output here: no XTREME layer of its own
     xtreme_layers: ClassVar[dict[int, int]] = {}
@@ -134,10 +132,6 @@ class AnswerRetrieval(Retrieval):
 
     def companion_files(self, task, path: Path) -> list[Path]:
         return []
-
-    # the pool's own file in the task's folder, where the pool is not the configured
-    # languages' data (Mewsli-X's candidate set)
-    pool_file: str = ""
 
     def build_pool(self, model_dir, inputs: list, languages: list, options: dict) -> dict:
         """The pool's candidates, each question id's answers and the candidates' vectors per
@@ -215,7 +209,7 @@ class DualEncoderOptions(FamilyOptions):
     pairs: str = "squad"
 
 
-class DualEncoder(TaskFamily):
+class DualEncoder(FineTuningFamily):
     """A dual encoder's fine-tune on query-answer pairs, for a pooled retrieval task to embed
     with (``encoder``): LAReQA's on SQuAD v1.1, Mewsli-X's on Wikipedia's mention-entity
     pairs, as XTREME-R's run_retrieval_qa.py and run_retrieval_el.py train them

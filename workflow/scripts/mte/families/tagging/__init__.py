@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mte.families.base import TaskFamily
+from mte.families.base import FineTuningFamily
 from mte.tasks.spec import FamilyOptions, Task
 
 SCHEMES = ("entities", "tags")
@@ -28,7 +28,7 @@ class TaggingOptions(FamilyOptions):
     conllu_multiword: str = "words"
 
 
-class Tagging(TaskFamily):
+class Tagging(FineTuningFamily):
     name = "tagging"
     schema_def = "tagging_task"
     options_type = TaggingOptions
