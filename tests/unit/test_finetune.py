@@ -32,6 +32,10 @@ HP = {
     "max_grad_norm": 1.0,
     "freeze_word_embeddings": False,
     "checkpoint_every_steps": 5,
+    # what the schema fills in for every family
+    "warmup_steps": None,
+    "model_selection": "best_dev",
+    "dev_languages": "training",
 }
 
 

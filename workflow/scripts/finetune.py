@@ -2,6 +2,7 @@
 translate-train)."""
 
 from mte.config.queries import start_from
+from mte.modelling.hyperparameters import HyperParameters
 from mte.runtime.logs import announce, rule_logging, summary
 from mte.steps.finetune import finetune, selection_summary
 
@@ -13,7 +14,9 @@ with rule_logging(snakemake) as log:
         dev_paths=snakemake.input.dev,
         out_dir=snakemake.output[0],
         checkpoint_dir=snakemake.params.checkpoints,
-        hp=snakemake.params.hp,
+        hp=HyperParameters.from_config(
+            snakemake.params.hp, f"tasks.{snakemake.wildcards.task}.hyperparameters"
+        ),
         seed=int(snakemake.wildcards.seed),
         device=snakemake.params.device,
         # read here, not as a param: like device, it is resolved on the machine, and a new

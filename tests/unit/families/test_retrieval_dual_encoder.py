@@ -163,6 +163,7 @@ def test_a_fine_tune_trains_the_scale_and_embeds_with_its_pooler(
         "freeze_word_embeddings": False,
         "checkpoint_every_steps": 0,
         "model_selection": "last",
+        "dev_languages": "training",
     }
     out = tmp_path / "model"
     record = finetune(tiny_model, [paths["train"]], [paths["dev"]], out, tmp_path / "ck", hp, 1)

@@ -23,6 +23,7 @@ from mte.io import atomic_path, sha256_file
 from mte.modelling.device import autocast, describe, to_device
 from mte.modelling.first_token import first_token_last_layer
 from mte.modelling.heads import Head
+from mte.modelling.hyperparameters import HyperParameters
 from mte.runtime.logs import announce, duration, progress_bar
 
 log = logging.getLogger(__name__)
@@ -32,12 +33,12 @@ BEST = "best.pt"
 
 
 def signature(
-    hp: dict[str, Any], seed: int, train_paths: list[Path], model_dir: Path, precision: str
+    hp: HyperParameters, seed: int, train_paths: list[Path], model_dir: Path, precision: str
 ) -> str:
     """What a checkpoint was made for: a checkpoint of other settings is never resumed."""
     payload = json.dumps(
         {
-            "hp": hp,
+            "hp": hp.as_record(),
             "seed": seed,
             "precision": precision,
             "train": [sha256_file(path) for path in train_paths],
@@ -90,7 +91,7 @@ def save(obj: Any, path: Path) -> None:
 
 class Trainer:
     """One fine-tune of ``model`` on the ``train`` features, selected on ``dev`` by ``head``'s
-    dev score. ``hp``: the task's hyper-parameters (see mte.steps.finetune.finetune); ``where`` and
+    dev score. ``hp``: the task's hyper-parameters (mte.modelling.hyperparameters); ``where`` and
     ``dtype``: the device and the autocast type (None: fp32); ``signature``: what a checkpoint in
     ``checkpoint_dir`` must have been made for to be resumed."""
 
@@ -100,7 +101,7 @@ class Trainer:
         head: Head,
         train: dict[str, Any],
         dev: dict[str, Any],
-        hp: dict[str, Any],
+        hp: HyperParameters,
         seed: int,
         where: torch.device,
         dtype: torch.dtype | None,
@@ -115,26 +116,26 @@ class Trainer:
         # the fused kernel updates all parameters in one pass: on a CPU twice as fast a step as
         # the per-tensor loop when the 96M-parameter embedding matrix trains (Trainer's default)
         self.optimizer = torch.optim.AdamW(
-            parameter_groups(model, hp["weight_decay"]), lr=hp["learning_rate"], fused=True
+            parameter_groups(model, hp.weight_decay), lr=hp.learning_rate, fused=True
         )
-        self.n_train, self.batch_size = len(train["input_ids"]), hp["batch_size"]
-        self.accumulation = hp.get("gradient_accumulation_steps") or 1
+        self.n_train, self.batch_size = len(train["input_ids"]), hp.batch_size
+        self.accumulation = hp.accumulation
         # the examples of one optimiser step
         self.step_size = self.batch_size * self.accumulation
         self.steps_per_epoch = math.ceil(self.n_train / self.step_size)
-        self.total_steps = self.steps_per_epoch * hp["epochs"]
-        warmup = hp.get("warmup_steps")
+        self.total_steps = self.steps_per_epoch * hp.epochs
+        warmup = hp.warmup_steps
         if warmup is None:
-            warmup = int(hp["warmup_ratio"] * self.total_steps)
+            warmup = int(hp.warmup_ratio * self.total_steps)
         # more warm-up steps than steps is kept as XTREME runs it (TyDiQA-GoldP: 500 of about
         # 230): the rate rises all through training and never reaches its peak
         self.scheduler = get_linear_schedule_with_warmup(self.optimizer, warmup, self.total_steps)
-        self.keep_last = hp.get("model_selection", "best_dev") == "last"
+        self.keep_last = hp.model_selection == "last"
         # the model after this optimiser step is kept, whatever the selection (XTREME-R's
         # LAReQA evaluates one checkpoint of its fine-tune); None: the selection decides
-        self.keep_step = hp.get("keep_step")
+        self.keep_step = hp.keep_step
         # None: the dev set is scored at each epoch's end
-        self.evaluate_every = hp.get("selection_every_steps")
+        self.evaluate_every = hp.selection_every_steps
         self._check_selection_steps()
         self.state: dict[str, Any] = {
             "step": 0, "epoch": 0, "batch": 0, "best": None, "history": []
@@ -148,14 +149,14 @@ class Trainer:
                 f"tasks.{self.train_features['task']}.hyperparameters.keep_step",
                 f"step {self.keep_step} is past the {self.total_steps} optimiser steps of this "
                 f"fine-tune ({self.n_train} inputs, batch {self.step_size}, "
-                f"{self.hp['epochs']} epochs)",
+                f"{self.hp.epochs} epochs)",
             )
         if self.evaluate_every and self.evaluate_every > self.total_steps and not self.keep_last:
             raise ConfigError(
                 f"tasks.{self.train_features['task']}.hyperparameters.selection_every_steps",
                 f"{self.evaluate_every} is more than the {self.total_steps} optimiser steps of "
                 f"this fine-tune ({self.n_train} inputs, batch {self.step_size}, "
-                f"{self.hp['epochs']} epochs), so no model would ever be scored on dev: lower "
+                f"{self.hp.epochs} epochs), so no model would ever be scored on dev: lower "
                 "it, or remove it to score at each epoch's end",
             )
 
@@ -231,7 +232,7 @@ class Trainer:
             step_loss += loss.item()
         if self.scaler is not None:
             self.scaler.unscale_(self.optimizer)  # clip the true gradients
-        torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.hp["max_grad_norm"])
+        torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.hp.max_grad_norm)
         if self.scaler is None:
             self.optimizer.step()
         else:
@@ -247,7 +248,7 @@ class Trainer:
     def evaluate(self) -> None:
         """Score the model on dev, record the score and select."""
         predicted = self.head.predict(
-            self.model, self.dev, self.hp["eval_batch_size"], self.pad_id, dtype=self.dtype
+            self.model, self.dev, self.hp.eval_batch_size, self.pad_id, dtype=self.dtype
         )
         # prediction switched the model to eval mode: training goes on with dropout
         self.model.train()
@@ -296,7 +297,7 @@ class Trainer:
         announce(
             "fine-tuning on %d examples: %d epochs x %d steps, batch %s, seed %d, on %s",
             self.n_train,
-            hp["epochs"],
+            hp.epochs,
             self.steps_per_epoch,
             batches if self.accumulation > 1 else self.batch_size,
             self.seed,
@@ -307,7 +308,7 @@ class Trainer:
         )
         self.started, self.first_step = time.perf_counter(), state["step"]
         with StopRequest() as self.stop:
-            while state["epoch"] < hp["epochs"]:
+            while state["epoch"] < hp.epochs:
                 self._epoch()
         self.progress.close()
         return time.perf_counter() - self.started
@@ -320,7 +321,7 @@ class Trainer:
             generator=torch.Generator().manual_seed(self.seed * 1009 + state["epoch"]),
         )
         self.model.train()
-        every = hp["checkpoint_every_steps"]
+        every = hp.checkpoint_every_steps
         while state["batch"] < self.steps_per_epoch:
             begin = state["batch"] * self.step_size
             step_loss = self.step(order[begin : begin + self.step_size].tolist())
@@ -336,7 +337,7 @@ class Trainer:
             if every and state["step"] % every == 0 and state["batch"] < self.steps_per_epoch:
                 self.save_checkpoint()
             self._stop_if_asked()
-        last_epoch = state["epoch"] + 1 == hp["epochs"]
+        last_epoch = state["epoch"] + 1 == hp.epochs
         scored_here = self._scored_last_step()
         # the kept model of model_selection: last is the final one: its dev score is noted
         if not self.evaluate_every or (self.keep_last and last_epoch and not scored_here):
@@ -387,7 +388,7 @@ class Trainer:
         announce(
             "epoch %d/%d: %s, %s elapsed, ETA %s",
             state["epoch"] + 1,
-            self.hp["epochs"],
+            self.hp.epochs,
             scored,
             duration(elapsed),
             duration(remaining),

@@ -15,6 +15,7 @@ from mte.io import read_json, write_json
 from mte.modelling.device import autocast_dtype, precision_label, resolve_device
 from mte.modelling.features import concat_features, load_features
 from mte.modelling.heads import load_with_new_head
+from mte.modelling.hyperparameters import HyperParameters
 from mte.modelling.trainer import Trainer, signature
 from mte.registry import head_for
 from mte.steps.provenance import hardware
@@ -26,7 +27,7 @@ def finetune(
     dev_paths: list[str | Path],
     out_dir: str | Path,
     checkpoint_dir: str | Path,
-    hp: dict[str, Any],
+    hp: HyperParameters | dict[str, Any],
     seed: int,
     device: str = "auto",
     precision: str = "auto",
@@ -59,6 +60,8 @@ def finetune(
     one (its hyper-parameters, seed and selected model go into the record), else "".
     """
     model_dir, out_dir, checkpoint_dir = Path(model_dir), Path(out_dir), Path(checkpoint_dir)
+    if not isinstance(hp, HyperParameters):
+        hp = HyperParameters.from_config(hp)
     train_paths = [Path(p) for p in train_paths]
     train = concat_features([load_features(p) for p in train_paths])
     dev = concat_features([load_features(p) for p in dev_paths])
@@ -68,7 +71,7 @@ def finetune(
     dtype = autocast_dtype(where, precision, "training_precision")
     model = load_with_new_head(head, model_dir, **head.label_config(train["label_names"]))
     model.to(where)
-    if hp["freeze_word_embeddings"]:
+    if hp.freeze_word_embeddings:
         model.get_input_embeddings().weight.requires_grad_(False)
     trainer = Trainer(model, head, train, dev, hp, seed, where, dtype, padding_id(train, model_dir))
     made_for = signature(hp, seed, train_paths, model_dir, precision_label(dtype))
@@ -89,7 +92,7 @@ def _record(
     """What a fine-tune did and kept: training.json beside the model."""
     state = trainer.state
     record = {
-        "hyperparameters": trainer.hp,
+        "hyperparameters": trainer.hp.as_record(),
         "seed": trainer.seed,
         "selected": state["best"],
         "history": state["history"],
