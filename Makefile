@@ -64,30 +64,30 @@ test-browser: $(STAMP)
 # CI-sized: the real model on small slices of the real files, one seed, held to floors measured
 # on three (tests/smoke); it fails when the pipeline stops learning or scoring right
 test-smoke: $(STAMP)
-	$(BIN)/python tests/real/run_tier.py smoke
+	$(BIN)/python tools/run_tier.py smoke
 	$(BIN)/pytest -q tests/smoke
 
 # the real model on the real files in ../shared/data, held to floors (tests/real)
 test-real: $(STAMP)
-	$(BIN)/python tests/real/run_tier.py
+	$(BIN)/python tools/run_tier.py
 	$(BIN)/pytest -q tests/real
 
 # docs/results.md's real-tier figures, from results-real/summary.json
 real-readme: $(STAMP)
-	$(BIN)/python tests/real/readme_section.py real
+	$(BIN)/python tools/readme_section.py real
 
 # one-off protocol comparisons docs/results.md reports (XTREME's QA windows, Tatoeba with the
 # SQuAD encoder, LAReQA's dual encoder): tests/configs/protocols-*.yaml, about an hour, no floors
 test-protocols: $(STAMP)
-	$(BIN)/python tests/real/run_tier.py protocols
+	$(BIN)/python tools/run_tier.py protocols
 
 # docs/results.md's protocol sections, from results-protocols/summary.json
 protocols-readme: $(STAMP)
-	$(BIN)/python tests/real/readme_section.py protocols
+	$(BIN)/python tools/readme_section.py protocols
 
 # docs/results.md's smoke-tier floors table, from a run with TIER_SEEDS=1,2,3
 smoke-readme: $(STAMP)
-	$(BIN)/python tests/real/readme_section.py smoke
+	$(BIN)/python tools/readme_section.py smoke
 
 # make run's workflow on a fresh clone of HEAD, timed, with the machine and its load: writes
 # docs/measured/make-run.json and the README's sentence about make run's time from it

@@ -19,7 +19,7 @@ from tests.unit.test_leaderboard import check_html_against_csv
 from tests.workflow.snakemake_runner import REPO, run_snakemake
 from tests.workflow.tiny_data import write_pawsx
 
-pytestmark = pytest.mark.workflow
+pytestmark = pytest.mark.browser
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 # as root on a machine without a network: no sandbox, none of Chromium's background connections

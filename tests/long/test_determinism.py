@@ -10,7 +10,7 @@ import pytest
 
 from tests.workflow.snakemake_runner import run_snakemake
 
-pytestmark = pytest.mark.workflow
+pytestmark = [pytest.mark.workflow, pytest.mark.long]
 
 
 def test_the_same_config_and_seed_twice_gives_byte_identical_outputs(

@@ -16,7 +16,7 @@ import yaml
 
 from tests.workflow.snakemake_runner import REPO, run_snakemake, tables_dir, variant_dir
 
-pytestmark = pytest.mark.workflow
+pytestmark = [pytest.mark.workflow, pytest.mark.long]
 
 
 def _config(tiny_model: Path) -> dict:

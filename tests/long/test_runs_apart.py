@@ -29,7 +29,7 @@ from tests.workflow.tiny_data import (
     write_xnli,
 )
 
-pytestmark = pytest.mark.workflow
+pytestmark = [pytest.mark.workflow, pytest.mark.long]
 
 SMALL = {"epochs": 1, "batch_size": 8, "max_length": 32}
 

@@ -25,7 +25,7 @@ from tests.workflow.snakemake_runner import (
 )
 from tests.workflow.tiny_data import write_conll_folders, write_panx_folders
 
-pytestmark = pytest.mark.workflow
+pytestmark = [pytest.mark.workflow, pytest.mark.long]
 
 SETTINGS = [
     "zero-shot",

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.real
+
 REPO = Path(__file__).resolve().parents[2]
 SUMMARY = REPO / "results-real" / "summary.json"
 SHARED = REPO.parent / "shared" / "data"

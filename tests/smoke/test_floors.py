@@ -1,5 +1,5 @@
 """Floors of the smoke tier (``make test-smoke``, run by CI), read from
-``results-smoke/summary.json``, which ``tests/real/run_tier.py smoke`` writes first.
+``results-smoke/summary.json``, which ``tools/run_tier.py smoke`` writes first.
 
 The smoke tier's only job is to fail loudly when the pipeline stops learning or scoring right
 (a label map shifted by one, answers mapped one sub-token off, a misaligned file). Each floor
@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+
+pytestmark = pytest.mark.smoke
 
 REPO = Path(__file__).resolve().parents[2]
 SUMMARY = REPO / "results-smoke" / "summary.json"

@@ -178,12 +178,12 @@ def test_the_readmes_make_run_time_is_the_one_a_measured_run_wrote() -> None:
 
 
 def test_the_real_tier_tables_are_written_from_the_record() -> None:
-    """docs/results.md's real-tier and SIB-200 tables are what tests/real/readme_section.py
+    """docs/results.md's real-tier and SIB-200 tables are what tools/readme_section.py
     writes from the committed record of the runs (docs/measured/real-tier.json), with each
     experiment's commit and date: no figure there is typed by hand."""
     import json
 
-    from tests.real.readme_section import RECORD, section, sib200_section
+    from tools.readme_section import RECORD, section, sib200_section
 
     record = json.loads(RECORD.read_text(encoding="utf-8"))
     results = (REPO / "docs" / "results.md").read_text(encoding="utf-8")
@@ -195,11 +195,11 @@ def test_the_real_tier_tables_are_written_from_the_record() -> None:
 
 def test_the_protocol_tables_are_written_from_their_record() -> None:
     """docs/results.md's LAReQA, QA-windows and Tatoeba-encoder tables are what
-    tests/real/readme_section.py writes from docs/measured/protocols.json, the record of a run
+    tools/readme_section.py writes from docs/measured/protocols.json, the record of a run
     of the protocols tier (make test-protocols), with each experiment's commit and date."""
     import json
 
-    from tests.real.readme_section import PROTOCOLS_RECORD, lareqa_section, squad_section
+    from tools.readme_section import PROTOCOLS_RECORD, lareqa_section, squad_section
 
     record = json.loads(PROTOCOLS_RECORD.read_text(encoding="utf-8"))
     results = (REPO / "docs" / "results.md").read_text(encoding="utf-8")

@@ -1,9 +1,9 @@
-"""The real tier's committed record (tests/real/readme_section.py): a run of some experiments
+"""The real tier's committed record (tools/readme_section.py): a run of some experiments
 replaces only theirs, and each keeps the commit, date and machine that measured it."""
 
 from __future__ import annotations
 
-from tests.real.readme_section import merged_record
+from tools.readme_section import merged_record
 
 
 def _experiment(commit: str, seconds: float) -> dict:
@@ -45,7 +45,7 @@ def _protocol(tasks: dict, seconds: float = 120.0) -> dict:
 
 
 def test_the_lareqa_table_is_written_from_the_record() -> None:
-    from tests.real.readme_section import lareqa_section
+    from tools.readme_section import lareqa_section
 
     pretrained = {
         "ar": _figures({"map_at_20": 0.2412}, 300, (0.2261, 0.2574)),
@@ -77,7 +77,7 @@ def test_the_lareqa_table_is_written_from_the_record() -> None:
 
 
 def test_the_qa_windows_and_tatoeba_tables_are_written_from_the_record() -> None:
-    from tests.real.readme_section import squad_section
+    from tools.readme_section import squad_section
 
     def qa(f1_en: float, f1_de: float, f1_zh: float) -> dict:
         return {

@@ -21,7 +21,7 @@ import json
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 START, END = "<!-- real-tier:start -->", "<!-- real-tier:end -->"
 SIB_START, SIB_END = "<!-- sib200:start -->", "<!-- sib200:end -->"
 RECORD = REPO / "docs" / "measured" / "real-tier.json"

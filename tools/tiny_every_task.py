@@ -1,12 +1,12 @@
 """Run every registered task once on the tiny model and tiny released-format files.
 
-    python tests/tiny_every_task.py WORKDIR [--data FOLDER] [--only TASK,...] [--repo CHECKOUT]
+    python tools/tiny_every_task.py WORKDIR [--data FOLDER] [--only TASK,...] [--repo CHECKOUT]
 
 WORKDIR receives the config (config.yaml) and the results; the tiny data and the tiny model are
 written to --data (default WORKDIR/data) unless they are there already. Two runs compared with
 each other read the same --data folder, since the data's folder names are digests of its path.
 --repo names the checkout whose Snakefile runs (default: this one), so that two versions of the
-workflow can be run on the same inputs and their trees compared with tests/compare_results.py.
+workflow can be run on the same inputs and their trees compared with tools/compare_results.py.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ Three tiers share this runner: ``real`` (``make test-real``, about 60 minutes on
 CI), ``smoke`` (``make test-smoke``, CI-sized: it only has to fail loudly when the pipeline stops
 learning or scoring right) and ``protocols`` (``make test-protocols``, about an hour, out of CI:
 one-off comparisons of protocols that docs/results.md reports, XTREME's QA windows and LAReQA's
-dual encoder; no floors). Run from the repository root: ``python tests/real/run_tier.py
+dual encoder; no floors). Run from the repository root: ``python tools/run_tier.py
 [real|smoke|protocols]`` (default ``real``). The configs name the real files relative to the
 repository root (``../shared/data``); here they are made absolute, so that all experiments of a
 tier share one working directory, ``results-{tier}/``, and one converted model. Where
@@ -38,7 +38,7 @@ from mte.config.queries import models_of
 from mte.config.schema import with_schema_defaults
 from mte.registry import get_task
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared" / "data"
 TIERS = ("real", "smoke", "protocols")
 UNTRAINED = ("retrieval", "mining")  # families scored with the pretrained encoder

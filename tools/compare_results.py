@@ -1,6 +1,6 @@
 """Compare two result trees of the workflow, e.g. the same config before and after a change.
 
-    python tests/compare_results.py BEFORE AFTER [--tolerance 1e-12] [--rename OLD=NEW ...]
+    python tools/compare_results.py BEFORE AFTER [--tolerance 1e-12] [--rename OLD=NEW ...]
 
 BEFORE and AFTER are working directories of runs (each holding results/). Predictions and
 tables must be byte-identical; score files must hold the same keys and numbers equal to the
