@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import logging
 import unicodedata
-from typing import Any
+from typing import Any, NamedTuple
 
-from mte.modelling.features import feature_header, pair_template
+from mte.modelling.features import PairTemplate, feature_header, pair_template
 from mte.tasks.spec import Task
 from mte.text import whitespace_words
 
@@ -131,9 +131,76 @@ def tokenize_run_squad(
     an example whose answer is not in its words is left out, as ``squad.py`` leaves it out.
     """
     template = pair_template(tokenizer)
-    capacity_base = max_length - template.added
     cls_id = tokenizer.cls_token_id
     cls_index = template.prefix.index(cls_id) if cls_id in template.prefix else 0
+    window = (max_length - template.added, doc_stride, cls_index)
+    features = _run_squad_header(tokenizer, examples, task, max_length, template, do_lower_case)
+    pieces_of: dict[str, ContextPieces] = {}  # contexts repeat across questions: tokenise once
+    questions = tokenizer([e["question"] for e in examples], add_special_tokens=False)
+    for index, example in enumerate(examples):
+        context = example["context"]
+        if context not in pieces_of:
+            pieces_of[context] = context_pieces(tokenizer, context)
+        pieces = pieces_of[context]
+        # what maps a predicted span back to text, kept for prediction only (SQuAD's training
+        # set would carry 88k copies for nothing)
+        features["doc_words"].append(None if training else pieces.words)
+        features["doc_subtokens"].append(None if training else pieces.id_tokens)
+        features["subtoken_word"].append(None if training else pieces.subtoken_word)
+        answer_span = None
+        if training:
+            answer_span = _training_answer(tokenizer, example, pieces.words, pieces.char_to_word,
+                                           pieces.subtokens, pieces.word_first)  # fmt: skip
+            if answer_span is None:
+                features["answers_not_found"] += 1
+                continue
+        question = questions["input_ids"][index][:max_query_length]
+        _add_windows(features, template, index, question, pieces.ids, answer_span, window,
+                     training)  # fmt: skip
+    if features["answers_not_found"]:
+        log.warning(
+            "%d training questions left out: their answer is not in the context's words",
+            features["answers_not_found"],
+        )
+    return features
+
+
+class ContextPieces(NamedTuple):
+    """A context as squad.py tokenises it: its whitespace words (and each character's word),
+    their sub-tokens, ids and the ids' own tokens, each sub-token's word and each word's first
+    sub-token."""
+
+    words: list[str]
+    char_to_word: list[int]
+    subtokens: list[str]
+    ids: list[int]
+    id_tokens: list[str]
+    subtoken_word: list[int]
+    word_first: list[int]
+
+
+def context_pieces(tokenizer: Any, context: str) -> ContextPieces:
+    words, char_to_word = whitespace_words(context)
+    subtokens, ids, subtoken_word, word_first = [], [], [], []
+    for word_index, (pieces, piece_ids) in enumerate(word_pieces(tokenizer, words)):
+        word_first.append(len(subtokens))
+        subtokens += pieces
+        ids += piece_ids
+        subtoken_word += [word_index] * len(pieces)
+    # an answer's text is read from its ids' tokens, as squad.py reads feature.tokens
+    id_tokens = tokenizer.convert_ids_to_tokens(ids)
+    return ContextPieces(words, char_to_word, subtokens, ids, id_tokens, subtoken_word, word_first)
+
+
+def _run_squad_header(
+    tokenizer: Any,
+    examples: list[dict[str, Any]],
+    task: Task,
+    max_length: int,
+    template: PairTemplate,
+    do_lower_case: bool,
+) -> dict[str, Any]:
+    """The features before any window: what every window and example list starts from."""
     features: dict[str, Any] = {
         **feature_header(tokenizer, examples, task, max_length, ()),
         "windows": "run_squad",
@@ -157,69 +224,47 @@ def tokenize_run_squad(
     }
     if template.segments is not None:
         features["token_type_ids"] = []
-    pieces_of: dict[str, tuple] = {}  # contexts repeat across questions: tokenise each once
-    questions = tokenizer([e["question"] for e in examples], add_special_tokens=False)
-    for index, example in enumerate(examples):
-        context = example["context"]
-        if context not in pieces_of:
-            words, char_to_word = whitespace_words(context)
-            subtokens, ids, subtoken_word, word_first = [], [], [], []
-            for word_index, (pieces, piece_ids) in enumerate(word_pieces(tokenizer, words)):
-                word_first.append(len(subtokens))
-                subtokens += pieces
-                ids += piece_ids
-                subtoken_word += [word_index] * len(pieces)
-            # an answer's text is read from its ids' tokens, as squad.py reads feature.tokens
-            id_tokens = tokenizer.convert_ids_to_tokens(ids)
-            pieces_of[context] = (
-                words, char_to_word, subtokens, ids, id_tokens, subtoken_word, word_first
-            )  # fmt: skip
-        words, char_to_word, subtokens, ids, id_tokens, subtoken_word, word_first = pieces_of[
-            context
-        ]
-        # what maps a predicted span back to text, kept for prediction only (SQuAD's training
-        # set would carry 88k copies for nothing)
-        features["doc_words"].append(None if training else words)
-        features["doc_subtokens"].append(None if training else id_tokens)
-        features["subtoken_word"].append(None if training else subtoken_word)
-        answer_span = None
-        if training:
-            answer_span = _training_answer(tokenizer, example, words, char_to_word, subtokens,
-                                           word_first)  # fmt: skip
-            if answer_span is None:
-                features["answers_not_found"] += 1
-                continue
-        question = questions["input_ids"][index][:max_query_length]
-        offset = template.context_offset(len(question))
-        spans = window_spans(len(ids), capacity_base - len(question), doc_stride)
-        for span_index, (start, length) in enumerate(spans):
-            window_ids = ids[start : start + length]
-            features["input_ids"].append(template.ids(question, window_ids))
-            if template.segments is not None:
-                features["token_type_ids"].append(template.segment_ids(question, window_ids))
-            features["window_example"].append(index)
-            features["window_start"].append(start)
-            features["window_length"].append(length)
-            features["context_offset"].append(offset)
-            features["max_context"].append(
-                None
-                if training
-                else [has_max_context(spans, span_index, start + j) for j in range(length)]
-            )
-            if answer_span is not None:
-                first, last = answer_span
-                if first >= start and last <= start + length - 1:
-                    features["start_positions"].append(first - start + offset)
-                    features["end_positions"].append(last - start + offset)
-                else:
-                    features["start_positions"].append(cls_index)
-                    features["end_positions"].append(cls_index)
-    if features["answers_not_found"]:
-        log.warning(
-            "%d training questions left out: their answer is not in the context's words",
-            features["answers_not_found"],
-        )
     return features
+
+
+def _add_windows(
+    features: dict[str, Any],
+    template: PairTemplate,
+    index: int,
+    question: list[int],
+    ids: list[int],
+    answer_span: tuple[int, int] | None,
+    window: tuple[int, int, int],
+    training: bool,
+) -> None:
+    """Example ``index``'s windows over its context ``ids``, each after ``question``
+    (``window``: the sub-tokens a window holds besides the specials, the stride and the CLS
+    position); for training the answer's positions in each (CLS where a window lacks it)."""
+    capacity_base, doc_stride, cls_index = window
+    offset = template.context_offset(len(question))
+    spans = window_spans(len(ids), capacity_base - len(question), doc_stride)
+    for span_index, (start, length) in enumerate(spans):
+        window_ids = ids[start : start + length]
+        features["input_ids"].append(template.ids(question, window_ids))
+        if template.segments is not None:
+            features["token_type_ids"].append(template.segment_ids(question, window_ids))
+        features["window_example"].append(index)
+        features["window_start"].append(start)
+        features["window_length"].append(length)
+        features["context_offset"].append(offset)
+        features["max_context"].append(
+            None
+            if training
+            else [has_max_context(spans, span_index, start + j) for j in range(length)]
+        )
+        if answer_span is not None:
+            first, last = answer_span
+            if first >= start and last <= start + length - 1:
+                features["start_positions"].append(first - start + offset)
+                features["end_positions"].append(last - start + offset)
+            else:
+                features["start_positions"].append(cls_index)
+                features["end_positions"].append(cls_index)
 
 
 def _training_answer(
