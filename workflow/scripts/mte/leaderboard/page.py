@@ -6,7 +6,7 @@ import html as html_text
 import os
 from pathlib import Path
 
-from mte.leaderboard.board import Leaderboard, Value
+from mte.leaderboard.board import Leaderboard, Row, Value
 from mte.tables.published_rows import OURS
 from mte.tables.render import HTML_STYLE
 from mte.tables.statistics_columns import SIGNIFICANT
@@ -73,66 +73,9 @@ def leaderboard_html(board: Leaderboard, out_dir: Path) -> str:
     """The sortable page: a header cell per column (a click sorts), our rows and the published
     rows, each of ours linking to its run's provenance page (relative to ``out_dir``)."""
     escape = html_text.escape
-    identity = [("label", "model", "text"), ("setting", "setting", "text"), ("run", "run", "text")]
-    header = [
-        f'<th data-type="{kind}" data-column="{name}">{escape(title)}</th>'
-        for name, title, kind in identity
-    ]
-    header += [
-        f'<th data-type="number" data-column="{c.name}">{escape(c.title)}</th>'
-        for c in board.columns
-    ]
-    header.append('<th data-type="text" data-column="provenance">provenance</th>')
-    lines = []
-    for row, values in zip(board.rows, board.values, strict=True):
-        cells = [
-            _text_cell("label", row.label, row.model),
-            _text_cell("setting", row.setting),
-            _text_cell("run", row.run),
-        ]
-        for column in board.columns:
-            value = values.get(column.name)
-            data = "" if value is None else repr(round(value.value, 6))
-            title = ""
-            if value is not None:
-                about = [value.source] if value.source else []
-                if value.languages is not None:
-                    about.append(f"{value.languages} test sets")
-                if value.p is not None:
-                    about.append(f"p = {value.p:.4g} against the column's best row")
-                title = f' title="{escape("; ".join(about))}"' if about else ""
-            classes = "number best" if value is not None and value.best else "number"
-            cells.append(
-                f'<td class="{classes}" data-column="{column.name}" data-value="{data}"{title}>'
-                f"{escape(printed_cell(value, board.alpha))}</td>"
-            )
-        if row.kind == OURS:
-            link = os.path.relpath(row.provenance, out_dir)
-            cells.append(
-                f'<td class="text" data-column="provenance" data-value="{escape(row.run)}">'
-                f'<a href="{escape(link)}">provenance</a></td>'
-            )
-        else:
-            # the sources collapsed: a click opens them (their text is long: repository, path,
-            # commit, how faithful the reprint is)
-            sources = list(dict.fromkeys(row.sources.values()))
-            listed = "".join(f"<li>{escape(source)}</li>" for source in sources)
-            cells.append(
-                f'<td class="text" data-column="provenance" data-value="{escape(sources[0])}">'
-                f"<details><summary>{len(sources)} source{'s' if len(sources) > 1 else ''}"
-                f"</summary><ul>{listed}</ul></details></td>"
-            )
-        lines.append(f'<tr class="{row.kind}">' + "".join(cells) + "</tr>")
-    notes = [
-        "Click a column's header to sort by it; click again to reverse.",
-        "A cell: the mean over the row's languages (seeds averaged) in percent, with its "
-        "bootstrap 95% interval over test examples; bold: the best of our rows in the column.",
-        f"{SIGNIFICANT}: differs from the column's best row (paired approximate randomization "
-        f"test over the same test items, p < {board.alpha:g}); rows scored on other items are "
-        "not tested.",
-        "Suite columns (XTREME, GLUE, ...) only for rows that ran every task of the suite on its "
-        "languages. Published rows (italic): the papers' averages as config/references enters "
-        "them, with their sources; they are not tested.",
+    lines = [
+        _row_html(row, values, board, out_dir)
+        for row, values in zip(board.rows, board.values, strict=True)
     ]
     warning = f'<p class="warning">{escape(board.demo)}</p>' if board.demo else ""
     return (
@@ -149,12 +92,12 @@ def leaderboard_html(board: Leaderboard, out_dir: Path) -> str:
                 "<h1>Leaderboard</h1>",
                 warning,
                 '<table class="leaderboard">',
-                "<thead><tr>" + "".join(header) + "</tr></thead>",
+                "<thead><tr>" + "".join(_header_cells(board)) + "</tr></thead>",
                 "<tbody>",
                 *lines,
                 "</tbody>",
                 "</table>",
-                *(f'<p class="note">{escape(note)}</p>' for note in notes),
+                *(f'<p class="note">{escape(note)}</p>' for note in _notes(board)),
                 "</div>",
                 f"<script>{SORT_SCRIPT}</script>",
                 "</body>",
@@ -163,6 +106,79 @@ def leaderboard_html(board: Leaderboard, out_dir: Path) -> str:
         )
         + "\n"
     )
+
+
+def _header_cells(board: Leaderboard) -> list[str]:
+    escape = html_text.escape
+    identity = [("label", "model", "text"), ("setting", "setting", "text"), ("run", "run", "text")]
+    header = [
+        f'<th data-type="{kind}" data-column="{name}">{escape(title)}</th>'
+        for name, title, kind in identity
+    ]
+    header += [
+        f'<th data-type="number" data-column="{c.name}">{escape(c.title)}</th>'
+        for c in board.columns
+    ]
+    header.append('<th data-type="text" data-column="provenance">provenance</th>')
+    return header
+
+
+def _row_html(row: Row, values: dict[str, Value], board: Leaderboard, out_dir: Path) -> str:
+    """One row: its identity, a cell per column (the value with its interval and mark, its
+    sources and p-value as the cell's title), and its provenance."""
+    escape = html_text.escape
+    cells = [
+        _text_cell("label", row.label, row.model),
+        _text_cell("setting", row.setting),
+        _text_cell("run", row.run),
+    ]
+    for column in board.columns:
+        value = values.get(column.name)
+        data = "" if value is None else repr(round(value.value, 6))
+        title = ""
+        if value is not None:
+            about = [value.source] if value.source else []
+            if value.languages is not None:
+                about.append(f"{value.languages} test sets")
+            if value.p is not None:
+                about.append(f"p = {value.p:.4g} against the column's best row")
+            title = f' title="{escape("; ".join(about))}"' if about else ""
+        classes = "number best" if value is not None and value.best else "number"
+        cells.append(
+            f'<td class="{classes}" data-column="{column.name}" data-value="{data}"{title}>'
+            f"{escape(printed_cell(value, board.alpha))}</td>"
+        )
+    if row.kind == OURS:
+        link = os.path.relpath(row.provenance, out_dir)
+        cells.append(
+            f'<td class="text" data-column="provenance" data-value="{escape(row.run)}">'
+            f'<a href="{escape(link)}">provenance</a></td>'
+        )
+    else:
+        # the sources collapsed: a click opens them (their text is long: repository, path,
+        # commit, how faithful the reprint is)
+        sources = list(dict.fromkeys(row.sources.values()))
+        listed = "".join(f"<li>{escape(source)}</li>" for source in sources)
+        cells.append(
+            f'<td class="text" data-column="provenance" data-value="{escape(sources[0])}">'
+            f"<details><summary>{len(sources)} source{'s' if len(sources) > 1 else ''}"
+            f"</summary><ul>{listed}</ul></details></td>"
+        )
+    return f'<tr class="{row.kind}">' + "".join(cells) + "</tr>"
+
+
+def _notes(board: Leaderboard) -> list[str]:
+    return [
+        "Click a column's header to sort by it; click again to reverse.",
+        "A cell: the mean over the row's languages (seeds averaged) in percent, with its "
+        "bootstrap 95% interval over test examples; bold: the best of our rows in the column.",
+        f"{SIGNIFICANT}: differs from the column's best row (paired approximate randomization "
+        f"test over the same test items, p < {board.alpha:g}); rows scored on other items are "
+        "not tested.",
+        "Suite columns (XTREME, GLUE, ...) only for rows that ran every task of the suite on its "
+        "languages. Published rows (italic): the papers' averages as config/references enters "
+        "them, with their sources; they are not tested.",
+    ]
 
 
 def _text_cell(column: str, text: str, title: str = "") -> str:
