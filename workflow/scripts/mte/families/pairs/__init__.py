@@ -33,12 +33,6 @@ class PairOptions(FamilyOptions):
     csv_quoting: bool = False
 
 
-def canonical_label(task: Task, label: str) -> str | None:
-    """The canonical spelling of ``label``, or None when it is not a label of the task."""
-    label = task.options.label_aliases.get(label, label)
-    return label if label in task.labels else None
-
-
 class PairClassification(FineTuningFamily):
     name = "pair_classification"
     schema_def = "classification_task"

@@ -12,9 +12,15 @@ from pathlib import Path
 from typing import Any
 
 from mte.errors import InputError, MteError
-from mte.families.pairs import canonical_label
 from mte.tasks.spec import Task
 from mte.text import read_lines, some_examples, split_tsv
+
+
+def canonical_label(task: Task, label: str) -> str | None:
+    """The canonical spelling of ``label``, or None when it is not a label of the task."""
+    label = task.options.label_aliases.get(label, label)
+    return label if label in task.labels else None
+
 
 HEADER_LABEL_NAMES = ("label", "gold_label")
 ID_COLUMNS = ("pairID", "id", "index")
