@@ -1,6 +1,6 @@
 """Every registered task through the whole DAG (a dry run), with the job counts worked out
 from the registry, the transfer-settings table and the suites rather than written by hand:
-a new task or family is covered as soon as tools/tiny_every_task.py writes its tiny data."""
+a new task or family is covered as soon as tests/workflow/every_task.py writes its tiny data."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ from mte.config.queries import (
 from mte.config.schema import fill_schema_defaults
 from mte.registry import FAMILIES, TASKS, all_suites, pools, retrieves
 from mte.tasks.settings import TRANSFER_SETTINGS, model_setting
+from tests.workflow.every_task import config as every_task_config
+from tests.workflow.every_task import write_data, write_tiny_model
 from tests.workflow.snakemake_runner import REPO, job_counts, run_snakemake
-from tools.tiny_every_task import config as every_task_config
-from tools.tiny_every_task import write_data, write_tiny_model
 
 pytestmark = pytest.mark.workflow
 
