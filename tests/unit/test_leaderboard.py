@@ -222,7 +222,7 @@ class Cells(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list) -> None:
         attributes = dict(attrs)
-        if tag == "tr" and attributes.get("class") in ("ours", "published"):
+        if tag == "tr" and {"ours", "published"} & set((attributes.get("class") or "").split()):
             self.rows.append({})
         elif tag == "td" and "number" in (attributes.get("class") or "").split():
             self._cell = (attributes["data-column"], attributes.get("data-value") or "")
@@ -259,7 +259,13 @@ def check_html_against_csv(csv: Path, page: Path, alpha: float = 0.05) -> int:
                 printed += f" [{row[f'{column}_low']:.1f}, {row[f'{column}_high']:.1f}]"
             if not pd.isna(row[f"{column}_p"]) and row[f"{column}_p"] < alpha:
                 printed += "*"
-            assert text == printed
+            number, _, tested = text.partition("p = ")
+            assert number == printed
+            # the test's p-value under the number, for every tested cell
+            if pd.isna(row[f"{column}_p"]):
+                assert tested == ""
+            else:
+                assert float(tested) == pytest.approx(row[f"{column}_p"], abs=1e-4, rel=5e-3)
             compared += 1
     return compared
 
@@ -279,7 +285,23 @@ def test_demo_rows_are_labelled(tmp_path: Path) -> None:
     board = build_leaderboard([read_run(write_run(tmp_path, "r", scores))])
     csv, page = write_leaderboard(board, tmp_path / "board")
     assert pd.read_csv(csv)["data_note"].str.startswith("Demo data").all()
-    assert 'class="warning">Demo data' in page.read_text(encoding="utf-8")
+    text = page.read_text(encoding="utf-8")
+    assert 'class="warning">Demo data' in text
+    # the row itself says so, wherever a sort puts it
+    assert text.count('<tr class="ours demo">') == 1 and "a [demo data]" in text
+
+
+def test_the_seeds_column_and_a_suite_column_beside_its_papers_rows(tmp_path: Path) -> None:
+    scores = [xnli("a", "en", [E, N, C, N], seed=1), xnli("a", "en", [E, N, C, C], seed=2)]
+    xtreme = [{**REFERENCES[0], "paper": "xtreme", "table": "Table 2"}]
+    board = build_leaderboard([read_run(write_run(tmp_path, "r", scores))], xtreme)
+    assert board.rows[0].seeds == "1 2"
+    _, page = write_leaderboard(board, tmp_path / "board")
+    assert 'data-column="seeds" data-value="1 2"' in page.read_text(encoding="utf-8")
+    names = [column.name for column in board.columns]
+    # no row completes XTREME's suite and the paper's average is not entered: an empty column
+    assert names[0] == "xtreme_summary" and "xnli" in names
+    assert all("xtreme_summary" not in values for values in board.values)
 
 
 def test_a_folder_without_an_index_or_with_a_missing_file_is_one_clear_error(

@@ -188,6 +188,13 @@ def _published_suite_score(
     return sum(scores) / len(scores)
 
 
+def _suite_published(suite: Suite, references: Sequence[dict[str, Any]]) -> bool:
+    """Whether the suite's paper has rows among the published ones: its column is shown beside
+    them even where no row of ours completes the suite (a published cell stays empty where no
+    source gives the paper's average, as for XTREME's Avg: config/references)."""
+    return any(entry.get("paper") == suite.published[0] for entry in references)
+
+
 def _source(entry: dict[str, Any]) -> str:
     return f"{entry['paper']} {entry['table']}, {entry['protocol']}; read in {entry['source']}"
 
@@ -197,12 +204,15 @@ def columns_for(rows: Sequence[Row], references: Iterable[dict[str, Any]] = ()) 
     gives, in the registry's order."""
     from mte.registry import TASKS
 
+    references = list(references)
     ran = {task for row in rows for task, _ in row.cells}
     published = {entry["task"] for entry in references if entry.get("average") is not None}
     suites = [
         Column(suite.name, suite.short, suite)
         for suite in all_suites().values()
-        if any(suite_terms(suite, row) for row in rows) or suite.name in published
+        if any(suite_terms(suite, row) for row in rows)
+        or suite.name in published
+        or _suite_published(suite, references)
     ]
     tasks = [
         Column(name, get_task(name).title) for name in TASKS if name in ran or name in published

@@ -62,6 +62,8 @@ LEADERBOARD_STYLE = """
 .mte th[aria-sort=descending]::after { content: " \\25BC"; }
 .mte th[aria-sort=ascending]::after { content: " \\25B2"; }
 .mte tr.published td { color: #555; font-style: italic; }
+.mte tr.demo td { background: #fff3cd; }
+.mte td small { color: #555; }
 .mte td.best { font-weight: bold; }
 .mte td[data-column=label] { white-space: normal; min-width: 12em; max-width: 24em; }
 .mte td[data-column=provenance] { white-space: normal; max-width: 40em; }
@@ -110,7 +112,12 @@ def leaderboard_html(board: Leaderboard, out_dir: Path) -> str:
 
 def _header_cells(board: Leaderboard) -> list[str]:
     escape = html_text.escape
-    identity = [("label", "model", "text"), ("setting", "setting", "text"), ("run", "run", "text")]
+    identity = [
+        ("label", "model", "text"),
+        ("setting", "setting", "text"),
+        ("run", "run", "text"),
+        ("seeds", "seeds", "text"),
+    ]
     header = [
         f'<th data-type="{kind}" data-column="{name}">{escape(title)}</th>'
         for name, title, kind in identity
@@ -127,10 +134,14 @@ def _row_html(row: Row, values: dict[str, Value], board: Leaderboard, out_dir: P
     """One row: its identity, a cell per column (the value with its interval and mark, its
     sources and p-value as the cell's title), and its provenance."""
     escape = html_text.escape
+    # a row on the bundled demo data says so itself, wherever a sort puts it
+    demo = bool(row.demo)
+    label = f"{row.label} [demo data]" if demo else row.label
     cells = [
-        _text_cell("label", row.label, row.model),
+        _text_cell("label", label, row.model),
         _text_cell("setting", row.setting),
         _text_cell("run", row.run),
+        _text_cell("seeds", row.seeds),
     ]
     for column in board.columns:
         value = values.get(column.name)
@@ -144,9 +155,11 @@ def _row_html(row: Row, values: dict[str, Value], board: Leaderboard, out_dir: P
                 about.append(f"p = {value.p:.4g} against the column's best row")
             title = f' title="{escape("; ".join(about))}"' if about else ""
         classes = "number best" if value is not None and value.best else "number"
+        # the test's p-value under the number, where the row was tested against the best
+        tested = "" if value is None or value.p is None else f"<br><small>p = {value.p:.3g}</small>"
         cells.append(
             f'<td class="{classes}" data-column="{column.name}" data-value="{data}"{title}>'
-            f"{escape(printed_cell(value, board.alpha))}</td>"
+            f"{escape(printed_cell(value, board.alpha))}{tested}</td>"
         )
     if row.kind == OURS:
         link = os.path.relpath(row.provenance, out_dir)
@@ -164,20 +177,26 @@ def _row_html(row: Row, values: dict[str, Value], board: Leaderboard, out_dir: P
             f"<details><summary>{len(sources)} source{'s' if len(sources) > 1 else ''}"
             f"</summary><ul>{listed}</ul></details></td>"
         )
-    return f'<tr class="{row.kind}">' + "".join(cells) + "</tr>"
+    kind = f"{row.kind} demo" if demo else row.kind
+    return f'<tr class="{kind}">' + "".join(cells) + "</tr>"
 
 
 def _notes(board: Leaderboard) -> list[str]:
     return [
         "Click a column's header to sort by it; click again to reverse.",
-        "A cell: the mean over the row's languages (seeds averaged) in percent, with its "
-        "bootstrap 95% interval over test examples; bold: the best of our rows in the column.",
+        "A cell: the mean over the row's languages (the seeds column's seeds averaged) in "
+        "percent, with its bootstrap 95% interval over test examples; bold: the best of our rows "
+        "in the column; p: the paired test's p-value against it.",
+        "Rows marked [demo data] (shaded) ran on the bundled demo data: their numbers say "
+        "nothing about the benchmark.",
         f"{SIGNIFICANT}: differs from the column's best row (paired approximate randomization "
         f"test over the same test items, p < {board.alpha:g}); rows scored on other items are "
         "not tested.",
-        "Suite columns (XTREME, GLUE, ...) only for rows that ran every task of the suite on its "
-        "languages. Published rows (italic): the papers' averages as config/references enters "
-        "them, with their sources; they are not tested.",
+        "Suite columns (XTREME, GLUE, ...): a value only for rows that ran every task of the "
+        "suite on its languages; a published row's suite cell is empty where no source gives "
+        "the paper's average or every task's (XTREME's Avg: none readable, config/references). "
+        "Published rows (italic): the papers' averages as config/references enters them, with "
+        "their sources; they are not tested.",
     ]
 
 
