@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import pandas as pd
 import pytest
 
 from mte.families.pairs.scoring import confusion_matrix
@@ -238,3 +239,37 @@ def test_the_report_page_lists_each_analysis_and_the_sources() -> None:
     page = html(analyses_document(analyses(records), "demo"))
     assert "Mean score and transfer gap per language family" in page
     assert "Glottolog 5.1" in page and "CLDR 47" in page
+
+
+def test_the_page_draws_each_tasks_confusions_as_a_matrix_and_puts_words_left() -> None:
+    from mte.steps.analyses import _grid, confusion_matrices
+
+    counts = pd.DataFrame(
+        [
+            {"task": "xnli", "model": "m", "setting": "zero-shot", "seed": 1, "language": "de",
+             "gold": gold, "predicted": predicted, "count": count}
+            for gold, predicted, count in [
+                ("entailment", "entailment", 5), ("entailment", "contradiction", 1),
+                ("contradiction", "entailment", 2), ("contradiction", "contradiction", 4),
+            ]
+        ]
+    )  # fmt: skip
+    ((title, grid),) = confusion_matrices(counts)
+    assert title.endswith(": xnli")
+    assert grid.header[-2:] == ["entailment", "contradiction"] and grid.text_columns == 5
+    # a row per gold label, its counts under the predicted labels
+    assert grid.rows == [
+        ["m", "zero-shot", "1", "de", "entailment", "5", "1"],
+        ["m", "zero-shot", "1", "de", "contradiction", "2", "4"],
+    ]
+    families = pd.DataFrame(
+        [{"task": "xnli", "model": "m", "setting": "zero-shot", "family": "Indo-European",
+          "languages": "de en", "n": 2, "mean": 0.5, "transfer_gap": 0.1}]
+    )  # fmt: skip
+    grid = _grid(families)
+    # the languages are words: left-aligned with the keys, before the numbers
+    assert grid.header[: grid.text_columns] == ["task", "model", "setting", "family", "languages"]
+    correlation = pd.DataFrame(
+        [{"task": "xnli", "model": "m", "setting": "zero-shot", "n": 3, "without_size": ""}]
+    )
+    assert _grid(correlation).rows == [["xnli", "m", "zero-shot", "none", "3"]]

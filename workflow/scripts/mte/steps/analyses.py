@@ -267,8 +267,9 @@ def _printed(column: str, value: Any) -> str:
 
 def analyses_document(tables: Mapping[str, pd.DataFrame], run: str):
     """The report's page of a run's analyses: one section per analysis with rows (scores in
-    percent), the sources of the language metadata as notes."""
-    from mte.tables.render import Document, Grid
+    percent), the classification counts as gold x predicted matrices, the sources of the
+    language metadata as notes."""
+    from mte.tables.render import Document
     from mte.tasks.language_metadata import SOURCES
 
     sections = []
@@ -276,21 +277,54 @@ def analyses_document(tables: Mapping[str, pd.DataFrame], run: str):
         table = tables[name]
         if table.empty:
             continue
-        text_columns = list(table.columns).index("seed") + 2 if "seed" in table else len(KEYS) + 1
-        text_columns += "branch" in table  # the card recipe's branch of compute_metrics
-        rows = [
-            [_printed(column, value) for column, value in row.items()]
-            for _, row in table.iterrows()
-        ]
-        sections.append((TITLES[name], Grid(list(table.columns), rows, text_columns)))
+        if name == "confusion":
+            sections += confusion_matrices(table)
+        else:
+            sections.append((TITLES[name], _grid(table)))
     notes = [
         "Scores in percent; a transfer gap is English's score minus the language's. "
-        "Correlations over languages with a Wikipedia size (n); Pearson on log10 size.",
+        "Correlations over languages with a Wikipedia size (n); Pearson on log10 size; "
+        "without_size: the languages left out for want of one (none: every language has one).",
         *(f"{key}: {text}" for key, text in SOURCES.items()),
     ]
     if not sections:
         notes.insert(0, "No analysis applies to this run's tasks and languages.")
     return Document(f"Analyses: {run}", sections, notes)
+
+
+def _grid(table: pd.DataFrame):
+    """A table as the page prints it: its text columns (the keys, seed, language, and any of
+    words: languages, without_size, ...) first and left-aligned, then its numbers."""
+    from mte.tables.render import Grid
+
+    keys = (*KEYS, "seed", "language")
+    numeric = pd.api.types.is_numeric_dtype
+    text = [c for c in table.columns if c in keys or not numeric(table[c])]
+    ordered = [*text, *(c for c in table.columns if c not in text)]
+    rows = [
+        [_printed(column, row[column]) or "none" for column in ordered]
+        for _, row in table.iterrows()
+    ]
+    return Grid(ordered, rows, len(text))
+
+
+def confusion_matrices(table: pd.DataFrame) -> list[tuple[str, Any]]:
+    """The confusion counts as matrices: per task a section whose rows are a run's (model,
+    setting, seed, language) gold labels and whose columns are the predicted labels."""
+    from mte.tables.render import Grid
+
+    sections = []
+    for task, counts in table.groupby("task", sort=False):
+        labels = list(dict.fromkeys(counts["predicted"]))
+        header = ["model", "setting", "seed", "language", "gold \\ predicted", *labels]
+        rows = []
+        keys = ["model", "setting", "seed", "language"]
+        for key, block in counts.groupby(keys, sort=False):
+            cells = block.set_index(["gold", "predicted"])["count"]
+            for gold in dict.fromkeys(block["gold"]):
+                rows.append([*map(str, key), str(gold), *(str(cells[gold, p]) for p in labels)])
+        sections.append((f"{TITLES['confusion']}: {task}", Grid(header, rows, 5)))
+    return sections
 
 
 def predictions_index(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
