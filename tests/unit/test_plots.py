@@ -62,3 +62,22 @@ def test_a_heatmap_of_205_languages_is_drawn_in_panels_not_a_60_inch_strip(tmp_p
     # 5 panels of 41 rows at 0.2 inch a row (+1.5 inch) at 150 dpi: about 1450 pixels high,
     # where one column of 205 rows at 0.28 inch would be about 8800
     assert height < 1700 and width > height, (width, height)
+
+
+def test_figures_of_demo_scores_carry_the_caveat_themselves(monkeypatch, tmp_path: Path) -> None:
+    """A PNG shared alone keeps the demo caveat: drawn under every figure of demo scores, and
+    under none of real ones."""
+    import mte.steps.plots as plots
+    from mte.tables.notes import DEMO_FIGURE_LABEL
+
+    drawn = []
+    monkeypatch.setattr(plots, "_save", lambda fig, path: drawn.append(fig))
+    demo = [{**s, "provenance": {"data": [{"source": "demo"}]}} for s in SCORES]
+    real = [{**s, "provenance": {"data": [{"source": "files"}]}} for s in SCORES]
+    for scores in (demo, real):
+        plot_heatmap(scores, "m", "zero-shot", tmp_path / "heatmap.png")
+        plot_transfer_gaps(scores, tmp_path / "gaps.png")
+        plots.plot_language_bars(scores[:2], "m, zero-shot", tmp_path / "bars.png")
+    texts = [[t.get_text() for t in fig.texts] for fig in drawn]
+    assert texts[:3] == [[DEMO_FIGURE_LABEL]] * 3
+    assert all(DEMO_FIGURE_LABEL not in found for found in texts[3:]) and len(texts) == 6

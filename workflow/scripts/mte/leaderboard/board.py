@@ -18,7 +18,7 @@ from mte.stats.statistics import (
     paired_randomization_weighted,
     percentile_interval,
 )
-from mte.tables.notes import demo_warning
+from mte.tables.notes import demo_warning, on_demo_data
 from mte.tables.published_rows import OURS, PUBLISHED
 from mte.tasks.spec import Suite
 
@@ -124,18 +124,13 @@ def ours_rows(runs: Sequence[Run]) -> list[Row]:
             for score in scores:
                 by_cell.setdefault((score["task"], score["language"]), []).append(score)
             row.cells = {key: LanguageCell(key[0], key[1], found) for key, found in by_cell.items()}
-            row.demo = [s for s in scores if _is_demo(s)]
+            row.demo = [s for s in scores if on_demo_data(s)]
             rows.append(row)
     return rows
 
 
 def _seed_order(seed: str) -> tuple[int, str]:
     return (int(seed), "") if seed.isdigit() else (sys.maxsize, seed)
-
-
-def _is_demo(score: dict[str, Any]) -> bool:
-    data = (score.get("provenance") or {}).get("data") or []
-    return any(record.get("source") == "demo" for record in data)
 
 
 def published_rows(references: Sequence[dict[str, Any]], columns: Sequence[Column]) -> list[Row]:

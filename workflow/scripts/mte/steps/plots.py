@@ -22,6 +22,14 @@ def _pyplot():
     return plt
 
 
+def _label_demo(fig: Any, scores: list[dict[str, Any]]) -> None:
+    """The demo caveat under a figure any of whose scores ran on the bundled demo data."""
+    from mte.tables.notes import DEMO_FIGURE_LABEL, on_demo_data
+
+    if any(on_demo_data(score) for score in scores):
+        fig.text(0.5, -0.02, DEMO_FIGURE_LABEL, ha="center", va="top", fontsize=7, color="#9c1c1c")
+
+
 def _save(fig: Any, path: str | Path) -> None:
     from mte.io import atomic_path
 
@@ -63,7 +71,7 @@ def plot_heatmap(scores: list[dict[str, Any]], model: str, setting: str, path: s
         plot_language_bars(chosen, f"{model}, {setting}", path)
         return
     if len(matrix.index) > ROWS_PER_PANEL:
-        _heatmap_panels(plt, matrix, model, setting, path)
+        _heatmap_panels(plt, matrix, model, setting, path, scores)
         return
     height = max(2.5, 0.28 * len(matrix.index) + 1.2)
     fig, ax = plt.subplots(figsize=(1.2 * len(matrix.columns) + 2.5, height))
@@ -75,11 +83,14 @@ def plot_heatmap(scores: list[dict[str, Any]], model: str, setting: str, path: s
                 color="white" if value < 60 else "black")  # fmt: skip
     ax.set_title(f"{model}, {setting}: score per language and task (%)")
     fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
+    _label_demo(fig, scores)
     _save(fig, path)
     plt.close(fig)
 
 
-def _heatmap_panels(plt: Any, matrix: pd.DataFrame, model: str, setting: str, path) -> None:
+def _heatmap_panels(
+    plt: Any, matrix: pd.DataFrame, model: str, setting: str, path, scores: list[dict[str, Any]]
+) -> None:
     """Many languages: side-by-side panels of at most ROWS_PER_PANEL rows, one colour scale,
     no numbers in the cells."""
     panels = math.ceil(len(matrix.index) / ROWS_PER_PANEL)
@@ -96,6 +107,7 @@ def _heatmap_panels(plt: Any, matrix: pd.DataFrame, model: str, setting: str, pa
         ax.set_yticks(range(len(part.index)), part.index, fontsize=6)
     fig.suptitle(f"{model}, {setting}: score per language and task (%)")
     fig.colorbar(image, ax=list(axes[0]), fraction=0.02, pad=0.02)
+    _label_demo(fig, scores)
     _save(fig, path)
     plt.close(fig)
 
@@ -157,6 +169,7 @@ def plot_language_bars(scores: list[dict[str, Any]], title: str, path: str | Pat
     ax.tick_params(axis="x", rotation=90 if len(table.index) > 12 else 0)
     ax.set_title(f"{title}: {task.title} per language (whiskers: {table.attrs['whiskers']})",
                  fontsize=9)  # fmt: skip
+    _label_demo(fig, scores)
     _save(fig, path)
     plt.close(fig)
 
@@ -258,6 +271,7 @@ def plot_transfer_gaps(scores: list[dict[str, Any]], path: str | Path) -> None:
         ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     ax.set_title("Cross-lingual transfer gap per task (whiskers: 95% bootstrap interval)",
                  fontsize=9)  # fmt: skip
+    _label_demo(fig, scores)
     _save(fig, path)
     plt.close(fig)
 

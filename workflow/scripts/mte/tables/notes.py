@@ -14,6 +14,18 @@ DEMO_WARNING = (
     "with the papers; run a config with real data (config/xtreme.yaml, config/xlmr.yaml) for that."
 )
 
+# under a figure drawn from demo scores, so that a PNG shared alone keeps the caveat
+DEMO_FIGURE_LABEL = (
+    "Demo data: the package's bundled sample, not the benchmark; these numbers say nothing "
+    "about the model."
+)
+
+
+def on_demo_data(score: dict[str, Any]) -> bool:
+    """Whether a score file's data came from the bundled demo files."""
+    data = (score.get("provenance") or {}).get("data") or []
+    return any(record.get("source") == "demo" for record in data)
+
 
 def demo_warning(scores: list[dict[str, Any]]) -> str:
     """The demo warning with the numbers of test examples behind the scores."""
