@@ -317,3 +317,13 @@ def test_the_console_leaves_out_snakemakes_job_blocks_by_default(tmp_path: Path)
     assert job_counts(quiet.stdout + quiet.stderr) == job_counts(blocks.stdout + blocks.stderr)
     lines = len((quiet.stdout + quiet.stderr).splitlines())
     assert lines * 4 < len((blocks.stdout + blocks.stderr).splitlines())
+
+
+def test_the_light_rules_template_is_no_job_of_its_own(tmp_path: Path) -> None:
+    """light_step only lends its directives to the light rules (workflow/rules/light.smk):
+    asked for by name, it stops with a message saying so, before any job."""
+    done = run_snakemake(tmp_path, REPO / "config" / "config.yaml", "-n", "light_step")
+    output = done.stdout + done.stderr
+    assert done.returncode != 0
+    assert "is the template of the light rules" in output, output[-2000:]
+    assert not (tmp_path / "results").exists()

@@ -1,4 +1,4 @@
-rule aggregate:
+use rule light_step as aggregate with:
     input:
         scores=get_task_scores,
         references=reference_files(),
@@ -21,25 +21,17 @@ rule aggregate:
         log_path("aggregate", "{run}/{task}"),
     benchmark:
         benchmark_path("aggregate", "{run}/{task}")
-    localrule: runs_locally("light")
-    conda:
-        "../../envs/mte.yaml"
-    threads: 1
-    resources:
-        **job_resources("light"),
     params:
-        code=code_of("aggregate.py"),
+        **light_script("aggregate.py"),
         languages=lambda wc: task_languages(wc.task, config),
         statistics=config["statistics"],
         # the data note under the report's table (source, subset)
         task_config=lambda wc: task_config(wc.task),
-    script:
-        "../scripts/aggregate.py"
 
 
 # a suite's summary (GLUE; XTREME's summary): its configured tasks side by side, with the
 # suite's average and the published rows (suites are data: the specs' SUITES, mte.registry)
-rule summarize:
+use rule light_step as summarize with:
     input:
         scores=get_suite_scores,
         references=reference_files(),
@@ -61,26 +53,18 @@ rule summarize:
         log_path("aggregate", "{run}/{suite}"),
     benchmark:
         benchmark_path("aggregate", "{run}/{suite}")
-    localrule: runs_locally("light")
-    conda:
-        "../../envs/mte.yaml"
-    threads: 1
-    resources:
-        **job_resources("light"),
     params:
-        code=code_of("summarize.py"),
+        **light_script("summarize.py"),
         tasks=lambda wc: suite_tasks(wc.suite),
         # tasks run on the bundled demo data: every file of the table says so
         demo_tasks=lambda wc: [
             t for t in suite_tasks(wc.suite) if task_config(t).get("source") == "demo"
         ],
-    script:
-        "../scripts/summarize.py"
 
 
 # the run's provenance in one block for the report: models, packages, hardware; and the
 # index of its score files that a leaderboard across runs reads (mte-leaderboard)
-rule describe_run:
+use rule light_step as describe_run with:
     input:
         scores=get_all_scores,
     output:
@@ -95,20 +79,12 @@ rule describe_run:
         log_path("aggregate", "{run}/provenance"),
     benchmark:
         benchmark_path("aggregate", "{run}/provenance")
-    localrule: runs_locally("light")
-    conda:
-        "../../envs/mte.yaml"
-    threads: 1
-    resources:
-        **job_resources("light"),
     params:
-        code=code_of("describe_run.py"),
-    script:
-        "../scripts/describe_run.py"
+        **light_script("describe_run.py"),
 
 
 # language metadata against the scores, and the scorers' breakdowns (mte.steps.analyses)
-rule analyze:
+use rule light_step as analyze with:
     input:
         scores=get_all_scores,
     output:
@@ -124,16 +100,8 @@ rule analyze:
         log_path("aggregate", "{run}/analyses"),
     benchmark:
         benchmark_path("aggregate", "{run}/analyses")
-    localrule: runs_locally("light")
-    conda:
-        "../../envs/mte.yaml"
-    threads: 1
-    resources:
-        **job_resources("light"),
     params:
-        code=code_of("analyze.py"),
+        **light_script("analyze.py"),
         demo_tasks=lambda wc: [
             t for t in evaluated_tasks() if task_config(t).get("source") == "demo"
         ],
-    script:
-        "../scripts/analyze.py"

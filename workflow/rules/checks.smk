@@ -180,6 +180,20 @@ def code_of(script, *roles):
     return code
 
 
+def light_script(script, *roles):
+    """A light rule's script and its ``code`` param (code_of), as params: the script's name
+    written once."""
+    return {"script": script, "code": code_of(script, *roles)}
+
+
+def template_only(wildcards):
+    """The template rule's script param: a job of the template itself is refused."""
+    raise WorkflowError(
+        "light_step (workflow/rules/light.smk) is the template of the light rules; "
+        "ask for one of them or for their outputs, not for it"
+    )
+
+
 def runs_locally(group):
     """On a cluster, whether a rule of ``group`` (network, light) runs on the host that runs
     Snakemake rather than as a submitted job (the config's ``run_locally``)."""

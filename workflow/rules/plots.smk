@@ -1,4 +1,4 @@
-rule plot_heatmap:
+use rule light_step as plot_heatmap with:
     input:
         scores=get_model_setting_scores,
     output:
@@ -13,19 +13,11 @@ rule plot_heatmap:
         log_path("plots", "{run}/{model}/heatmap_{setting}"),
     benchmark:
         benchmark_path("plots", "{run}/{model}/heatmap_{setting}")
-    localrule: runs_locally("light")
-    conda:
-        "../../envs/mte.yaml"
-    threads: 1
-    resources:
-        **job_resources("light"),
     params:
-        code=code_of("plot.py"),
-    script:
-        "../scripts/plot.py"
+        **light_script("plot.py"),
 
 
-rule plot_transfer_gaps:
+use rule light_step as plot_transfer_gaps with:
     input:
         scores=get_all_scores,
     output:
@@ -40,19 +32,11 @@ rule plot_transfer_gaps:
         log_path("plots", "{run}/transfer_gaps"),
     benchmark:
         benchmark_path("plots", "{run}/transfer_gaps")
-    localrule: runs_locally("light")
-    conda:
-        "../../envs/mte.yaml"
-    threads: 1
-    resources:
-        **job_resources("light"),
     params:
-        code=code_of("plot.py"),
-    script:
-        "../scripts/plot.py"
+        **light_script("plot.py"),
 
 
-rule plot_against_published:
+use rule light_step as plot_against_published with:
     input:
         scores=get_model_task_scores,
         references=reference_files(),
@@ -71,21 +55,13 @@ rule plot_against_published:
         log_path("plots", "{run}/{model}/{task}_{setting}_vs_published"),
     benchmark:
         benchmark_path("plots", "{run}/{model}/{task}_{setting}_vs_published")
-    localrule: runs_locally("light")
-    conda:
-        "../../envs/mte.yaml"
-    threads: 1
-    resources:
-        **job_resources("light"),
     params:
-        code=code_of("plot.py", "none"),
+        **light_script("plot.py", "none"),
         metric=lambda wc: get_task(wc.task).primary_metric,
-    script:
-        "../scripts/plot.py"
 
 
 # a fine-tune's curves: dev score per epoch (the selected epoch marked), loss per step
-rule plot_training:
+use rule light_step as plot_training with:
     input:
         model=FINETUNED,
     output:
@@ -102,16 +78,8 @@ rule plot_training:
         benchmark_path("plots", f"{RUN_JOB}/training")
     wildcard_constraints:
         setting=wildcard_pattern(per_language=False),
-    localrule: runs_locally("light")
-    conda:
-        "../../envs/mte.yaml"
-    threads: 1
-    resources:
-        **job_resources("light"),
     params:
-        code=code_of("plot.py", "none"),
-    script:
-        "../scripts/plot.py"
+        **light_script("plot.py", "none"),
 
 
 use rule plot_training as plot_training_per_language with:

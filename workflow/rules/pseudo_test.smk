@@ -36,7 +36,7 @@ use rule score as score_pseudo_test with:
         statistics=score_statistics(),
 
 
-rule pseudo_test_table:
+use rule light_step as pseudo_test_table with:
     input:
         human=get_pseudo_test_inputs(SCORES),
         pseudo=get_pseudo_test_inputs(PSEUDO_TEST_SCORES),
@@ -54,14 +54,6 @@ rule pseudo_test_table:
         log_path("aggregate", "{run}/{task}_pseudo_test"),
     benchmark:
         benchmark_path("aggregate", "{run}/{task}_pseudo_test")
-    localrule: runs_locally("light")
-    conda:
-        "../../envs/mte.yaml"
-    threads: 1
-    resources:
-        **job_resources("light"),
     params:
-        code=code_of("pseudo_test.py"),
+        **light_script("pseudo_test.py"),
         languages=lambda wc: pseudo_test_languages(wc.task),
-    script:
-        "../scripts/pseudo_test.py"

@@ -1,4 +1,4 @@
-rule score:
+use rule light_step as score with:
     input:
         predictions=PREDICTIONS,
         machine=PREDICTION_MACHINE,
@@ -13,15 +13,7 @@ rule score:
         log_path("score", RUN_LANGUAGE_JOB),
     benchmark:
         benchmark_path("score", RUN_LANGUAGE_JOB)
-    localrule: runs_locally("light")
-    conda:
-        "../../envs/mte.yaml"
-    threads: 1
-    resources:
-        **job_resources("light"),
     params:
-        code=code_of("score.py", "score"),
+        **light_script("score.py", "score"),
         split=evaluated_split,
         statistics=score_statistics(),
-    script:
-        "../scripts/score.py"
