@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from mte.tables.render import latex, markdown, pair_matrix_document, task_document
+from mte.tables.render import (
+    Cell,
+    Document,
+    Grid,
+    html,
+    latex,
+    markdown,
+    pair_matrix_document,
+    task_document,
+)
 from mte.tables.task_table import task_table
 
 
@@ -188,3 +197,43 @@ def test_many_languages_print_as_rows_in_markdown_and_latex() -> None:
         .splitlines()[2]
         .startswith("| model | setting | l00_Latn")
     )
+
+
+def test_a_rich_cell_is_escaped_everywhere_and_printed_as_text_in_markdown() -> None:
+    """The leaderboard's cells: the sort value, title, link and listed items escaped in HTML,
+    the row's class and the columns' names written; Markdown and LaTeX print the text only."""
+    grid = Grid(
+        ["model", "score", "provenance"],
+        [
+            [
+                Cell("a<b", sort_value="a<b", title='say "x"'),
+                Cell("75.0*", sort_value="75.0", classes="best", below="p = 0.01"),
+                Cell("2 sources", sort_value="s&1", listed=("s&1", "s<2")),
+            ],
+            ["plain", "", Cell("provenance", link="../r&1/provenance.html")],
+        ],
+        kinds=["text", "number", "text"],
+        names=["label", "xnli", "provenance"],
+        row_classes=["ours demo", ""],
+        css_class="leaderboard",
+    )
+    page = html(Document("Board", [(None, grid)]), script="var x = 1;")
+    assert '<table class="leaderboard">' in page
+    assert '<th class="number" data-column="xnli">score</th>' in page
+    assert (
+        '<tr class="ours demo"><td class="text" data-column="label" data-value="a&lt;b" '
+        'title="say &quot;x&quot;">a&lt;b</td>'
+    ) in page
+    assert (
+        '<td class="number best" data-column="xnli" data-value="75.0">75.0*'
+        "<br><small>p = 0.01</small></td>"
+    ) in page
+    assert (
+        "<details><summary>2 sources</summary><ul><li>s&amp;1</li><li>s&lt;2</li></ul></details>"
+    ) in page
+    # a plain cell in a named grid: its kind and column, no sort value
+    assert '<tr><td class="text" data-column="label">plain</td>' in page
+    assert '<a href="../r&amp;1/provenance.html">provenance</a>' in page
+    assert page.index("<script>var x = 1;</script>") > page.index("</div>")
+    assert "| a<b | 75.0* | 2 sources |" in markdown(Document("Board", [(None, grid)]))
+    assert r"a$<$b & 75.0* & 2 sources \\" in latex(Document("Board", [(None, grid)]))

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import html as html_text
 import os
 from pathlib import Path
 
 from mte.leaderboard.board import Leaderboard, Row, Value
 from mte.tables.published_rows import OURS
-from mte.tables.render import HTML_STYLE
+from mte.tables.render import Cell, Document, Grid, html
 from mte.tables.statistics_columns import SIGNIFICANT
 
 
@@ -37,7 +36,8 @@ document.querySelectorAll("table.leaderboard th").forEach(function (header, inde
     var table = header.closest("table");
     var body = table.tBodies[0];
     // numbers first sort high to low, words A to Z
-    var first = header.dataset.type === "number" ? "descending" : "ascending";
+    var numeric = header.classList.contains("number");
+    var first = numeric ? "descending" : "ascending";
     var other = first === "descending" ? "ascending" : "descending";
     var descending = (header.getAttribute("aria-sort") === first ? other : first) === "descending";
     table.querySelectorAll("th").forEach(function (h) { h.removeAttribute("aria-sort"); });
@@ -48,7 +48,7 @@ document.querySelectorAll("table.leaderboard th").forEach(function (header, inde
       if (x === "" && y === "") { return 0; }
       if (x === "") { return 1; }
       if (y === "") { return -1; }
-      var order = header.dataset.type === "number" ? Number(x) - Number(y) : x.localeCompare(y);
+      var order = numeric ? Number(x) - Number(y) : x.localeCompare(y);
       return descending ? -order : order;
     });
     rows.forEach(function (row) { body.appendChild(row); });
@@ -74,111 +74,68 @@ LEADERBOARD_STYLE = """
 def leaderboard_html(board: Leaderboard, out_dir: Path) -> str:
     """The sortable page: a header cell per column (a click sorts), our rows and the published
     rows, each of ours linking to its run's provenance page (relative to ``out_dir``)."""
-    escape = html_text.escape
-    lines = [
-        _row_html(row, values, board, out_dir)
-        for row, values in zip(board.rows, board.values, strict=True)
-    ]
-    warning = f'<p class="warning">{escape(board.demo)}</p>' if board.demo else ""
-    return (
-        "\n".join(
-            [
-                "<!DOCTYPE html>",
-                '<html lang="en">',
-                '<head><meta charset="utf-8">',
-                "<title>Leaderboard</title>",
-                f"<style>{HTML_STYLE}{LEADERBOARD_STYLE}</style>",
-                "</head>",
-                "<body>",
-                '<div class="mte">',
-                "<h1>Leaderboard</h1>",
-                warning,
-                '<table class="leaderboard">',
-                "<thead><tr>" + "".join(_header_cells(board)) + "</tr></thead>",
-                "<tbody>",
-                *lines,
-                "</tbody>",
-                "</table>",
-                *(f'<p class="note">{escape(note)}</p>' for note in _notes(board)),
-                "</div>",
-                f"<script>{SORT_SCRIPT}</script>",
-                "</body>",
-                "</html>",
-            ]
-        )
-        + "\n"
+    names = ["label", "setting", "run", "seeds", *(c.name for c in board.columns), "provenance"]
+    kinds = ["text"] * 4 + ["number"] * len(board.columns) + ["text"]
+    grid = Grid(
+        header=[
+            "model",
+            "setting",
+            "run",
+            "seeds",
+            *(c.title for c in board.columns),
+            "provenance",
+        ],
+        rows=[
+            _row_cells(row, values, board, out_dir)
+            for row, values in zip(board.rows, board.values, strict=True)
+        ],
+        kinds=kinds,
+        names=names,
+        # a row on the bundled demo data says so itself, wherever a sort puts it
+        row_classes=[f"{row.kind} demo" if row.demo else row.kind for row in board.rows],
+        css_class="leaderboard",
     )
+    document = Document("Leaderboard", [(None, grid)], _notes(board))
+    return html(document, warning=board.demo, style=LEADERBOARD_STYLE, script=SORT_SCRIPT)
 
 
-def _header_cells(board: Leaderboard) -> list[str]:
-    escape = html_text.escape
-    identity = [
-        ("label", "model", "text"),
-        ("setting", "setting", "text"),
-        ("run", "run", "text"),
-        ("seeds", "seeds", "text"),
-    ]
-    header = [
-        f'<th data-type="{kind}" data-column="{name}">{escape(title)}</th>'
-        for name, title, kind in identity
-    ]
-    header += [
-        f'<th data-type="number" data-column="{c.name}">{escape(c.title)}</th>'
-        for c in board.columns
-    ]
-    header.append('<th data-type="text" data-column="provenance">provenance</th>')
-    return header
-
-
-def _row_html(row: Row, values: dict[str, Value], board: Leaderboard, out_dir: Path) -> str:
+def _row_cells(row: Row, values: dict[str, Value], board: Leaderboard, out_dir: Path) -> list:
     """One row: its identity, a cell per column (the value with its interval and mark, its
-    sources and p-value as the cell's title), and its provenance."""
-    escape = html_text.escape
-    # a row on the bundled demo data says so itself, wherever a sort puts it
-    demo = bool(row.demo)
-    label = f"{row.label} [demo data]" if demo else row.label
+    sources and p-value as the cell's title, the p-value under it), and its provenance."""
+    label = f"{row.label} [demo data]" if row.demo else row.label
     cells = [
-        _text_cell("label", label, row.model),
-        _text_cell("setting", row.setting),
-        _text_cell("run", row.run),
-        _text_cell("seeds", row.seeds),
+        Cell(label, sort_value=label, title=row.model),
+        *(Cell(text, sort_value=text) for text in (row.setting, row.run, row.seeds)),
     ]
-    for column in board.columns:
-        value = values.get(column.name)
-        data = "" if value is None else repr(round(value.value, 6))
-        title = ""
-        if value is not None:
-            about = [value.source] if value.source else []
-            if value.languages is not None:
-                about.append(f"{value.languages} test sets")
-            if value.p is not None:
-                about.append(f"p = {value.p:.4g} against the column's best row")
-            title = f' title="{escape("; ".join(about))}"' if about else ""
-        classes = "number best" if value is not None and value.best else "number"
-        # the test's p-value under the number, where the row was tested against the best
-        tested = "" if value is None or value.p is None else f"<br><small>p = {value.p:.3g}</small>"
-        cells.append(
-            f'<td class="{classes}" data-column="{column.name}" data-value="{data}"{title}>'
-            f"{escape(printed_cell(value, board.alpha))}{tested}</td>"
-        )
+    cells += [_value_cell(values.get(column.name), board.alpha) for column in board.columns]
     if row.kind == OURS:
         link = os.path.relpath(row.provenance, out_dir)
-        cells.append(
-            f'<td class="text" data-column="provenance" data-value="{escape(row.run)}">'
-            f'<a href="{escape(link)}">provenance</a></td>'
-        )
+        cells.append(Cell("provenance", sort_value=row.run, link=link))
     else:
         # the sources collapsed: a click opens them (their text is long: repository, path,
         # commit, how faithful the reprint is)
-        sources = list(dict.fromkeys(row.sources.values()))
-        listed = "".join(f"<li>{escape(source)}</li>" for source in sources)
-        cells.append(
-            f'<td class="text" data-column="provenance" data-value="{escape(sources[0])}">'
-            f"<details><summary>{len(sources)} source{'s' if len(sources) > 1 else ''}"
-            f"</summary><ul>{listed}</ul></details></td>"
-        )
-    kind = f"{row.kind} demo" if demo else row.kind
-    return f'<tr class="{kind}">' + "".join(cells) + "</tr>"
+        sources = tuple(dict.fromkeys(row.sources.values()))
+        summary = f"{len(sources)} source{'s' if len(sources) > 1 else ''}"
+        cells.append(Cell(summary, sort_value=sources[0], listed=sources))
+    return cells
+
+
+def _value_cell(value: Value | None, alpha: float) -> Cell:
+    if value is None:
+        return Cell("", sort_value="")
+    about = [value.source] if value.source else []
+    if value.languages is not None:
+        about.append(f"{value.languages} test sets")
+    if value.p is not None:
+        about.append(f"p = {value.p:.4g} against the column's best row")
+    return Cell(
+        printed_cell(value, alpha),
+        sort_value=repr(round(value.value, 6)),
+        title="; ".join(about),
+        classes="best" if value.best else "",
+        # the test's p-value under the number, where the row was tested against the best
+        below="" if value.p is None else f"p = {value.p:.3g}",
+    )
 
 
 def _notes(board: Leaderboard) -> list[str]:
@@ -198,15 +155,6 @@ def _notes(board: Leaderboard) -> list[str]:
         "Published rows (italic): the papers' averages as config/references enters them, with "
         "their sources; they are not tested.",
     ]
-
-
-def _text_cell(column: str, text: str, title: str = "") -> str:
-    escape = html_text.escape
-    about = f' title="{escape(title)}"' if title else ""
-    return (
-        f'<td class="text" data-column="{column}" data-value="{escape(text)}"{about}>'
-        f"{escape(text)}</td>"
-    )
 
 
 def write_leaderboard(board: Leaderboard, out_dir: str | Path) -> tuple[Path, Path]:

@@ -23,18 +23,51 @@ LATEX_SPECIAL = {
 # above this many languages a table is printed transposed (a row per language, a column per
 # model and setting): SIB-200's 205 language columns would not stay readable
 TRANSPOSE_ABOVE = 20
+# a column's alignment by its kind: Markdown's separator cell, LaTeX's column type
+ALIGN = {"text": ("---|", "l"), "number": ("---:|", "r")}
 # a table printed without intervals or significance marks
 NO_MARKS = Marks()
 
 
+@dataclass(frozen=True)
+class Cell:
+    """A printed cell with what an interactive page shows beside its text (the leaderboard):
+    ``sort_value``, the value a click on the header sorts by; ``title``, shown on hover;
+    ``classes``, added to the cell's kind; ``below``, a small second line; ``link``, where the
+    text leads; ``listed``, items collapsed under the text. Markdown and LaTeX print the text."""
+
+    text: str
+    sort_value: str | None = None
+    title: str = ""
+    classes: str = ""
+    below: str = ""
+    link: str = ""
+    listed: tuple[str, ...] = ()
+
+
 @dataclass
 class Grid:
-    """A header and rows of printed cells; the first ``text_columns`` are text (left-aligned,
-    capitalised headers in LaTeX), the others numbers (right-aligned)."""
+    """A header and rows of printed cells (text, or a :class:`Cell`); the first
+    ``text_columns`` are text (left-aligned, capitalised headers in LaTeX), the others numbers
+    (right-aligned), unless ``kinds`` gives every column's kind. An interactive page's table
+    names its columns (``names``), its rows' classes (``row_classes``) and its own class."""
 
     header: list[str]
-    rows: list[list[str]]
+    rows: list[list[str | Cell]]
     text_columns: int = 2
+    kinds: list[str] | None = None
+    names: list[str] | None = None
+    row_classes: list[str] | None = None
+    css_class: str = ""
+
+    def column_kinds(self) -> list[str]:
+        if self.kinds is not None:
+            return self.kinds
+        return ["text" if i < self.text_columns else "number" for i in range(len(self.header))]
+
+
+def _text(cell: str | Cell) -> str:
+    return cell.text if isinstance(cell, Cell) else cell
 
 
 @dataclass
@@ -52,10 +85,9 @@ def latex_escape(text: str) -> str:
 
 
 def _markdown_grid(grid: Grid) -> list[str]:
-    numbers = len(grid.header) - grid.text_columns
     lines = ["| " + " | ".join(grid.header) + " |"]
-    lines.append("|" + "---|" * grid.text_columns + "---:|" * numbers)
-    lines += ["| " + " | ".join(cells) + " |" for cells in grid.rows]
+    lines.append("|" + "".join(ALIGN[kind][0] for kind in grid.column_kinds()))
+    lines += ["| " + " | ".join(map(_text, cells)) + " |" for cells in grid.rows]
     return lines
 
 
@@ -73,12 +105,11 @@ def latex(document: Document) -> str:
     """A ``table`` float with booktabs rules (``\\usepackage{booktabs}``), the title and notes
     as its caption; sections after the first are separated by a rule, their heading a row."""
     first = document.sections[0][1]
-    numbers = len(first.header) - first.text_columns
     lines = [
         r"\begin{table}[t]",
         r"\centering",
         r"\small",
-        r"\begin{tabular}{" + "l" * first.text_columns + "r" * numbers + "}",
+        r"\begin{tabular}{" + "".join(ALIGN[kind][1] for kind in first.column_kinds()) + "}",
         r"\toprule",
     ]
     for index, (heading, grid) in enumerate(document.sections):
@@ -93,7 +124,7 @@ def latex(document: Document) -> str:
         header += grid.header[grid.text_columns :]
         lines.append(" & ".join(latex_escape(h) for h in header) + r" \\")
         lines.append(r"\midrule")
-        lines += [" & ".join(latex_escape(c) for c in cells) + r" \\" for cells in grid.rows]
+        lines += [" & ".join(latex_escape(_text(c)) for c in cells) + r" \\" for cells in grid.rows]
     caption = " ".join([document.title, *document.notes])
     lines += [
         r"\bottomrule",
@@ -121,30 +152,68 @@ div.mte h2 { font-size: 1em; margin: 1em 0 0.3em 0; }
 """
 
 
+def _attributes(pairs: list[tuple[str, str | None]]) -> str:
+    return "".join(f' {name}="{html_text.escape(value)}"' for name, value in pairs if value)
+
+
+def _html_cell(tag: str, kind: str, name: str | None, cell: str | Cell) -> str:
+    escape = html_text.escape
+    if not isinstance(cell, Cell):
+        return (
+            f"<{tag}{_attributes([('class', kind), ('data-column', name)])}>{escape(cell)}</{tag}>"
+        )
+    attributes = [("class", f"{kind} {cell.classes}".strip()), ("data-column", name)]
+    # an empty sort value still sorts (last), so it is written
+    value = "" if cell.sort_value is None else f' data-value="{escape(cell.sort_value)}"'
+    content = escape(cell.text)
+    if cell.link:
+        content = f'<a href="{escape(cell.link)}">{content}</a>'
+    if cell.listed:
+        listed = "".join(f"<li>{escape(item)}</li>" for item in cell.listed)
+        content = f"<details><summary>{content}</summary><ul>{listed}</ul></details>"
+    if cell.below:
+        content += f"<br><small>{escape(cell.below)}</small>"
+    return (
+        f"<{tag}{_attributes(attributes)}{value}{_attributes([('title', cell.title)])}>"
+        f"{content}</{tag}>"
+    )
+
+
 def _html_grid(grid: Grid) -> list[str]:
-    def row(cells: list[str], tag: str) -> str:
-        kinds = ["text" if i < grid.text_columns else "number" for i in range(len(cells))]
-        return "<tr>" + "".join(
-            f'<{tag} class="{kind}">{html_text.escape(text)}</{tag}>'
-            for kind, text in zip(kinds, cells, strict=True)
+    kinds = grid.column_kinds()
+    names = grid.names or [None] * len(kinds)
+
+    def row(cells: list[str | Cell], tag: str, css_class: str = "") -> str:
+        opening = f'<tr class="{html_text.escape(css_class)}">' if css_class else "<tr>"
+        return opening + "".join(
+            _html_cell(tag, kind, name, cell)
+            for kind, name, cell in zip(kinds, names, cells, strict=True)
         ) + "</tr>"  # fmt: skip
 
-    lines = ["<table>", "<thead>", row(grid.header, "th"), "</thead>", "<tbody>"]
-    lines += [row(cells, "td") for cells in grid.rows]
+    table = f'<table class="{html_text.escape(grid.css_class)}">' if grid.css_class else "<table>"
+    lines = [table, "<thead>", row(grid.header, "th"), "</thead>", "<tbody>"]
+    classes = grid.row_classes or [""] * len(grid.rows)
+    lines += [row(cells, "td", css) for cells, css in zip(grid.rows, classes, strict=True)]
     return [*lines, "</tbody>", "</table>"]
 
 
-def html(document: Document, about: list[str] = (), warning: str | None = None) -> str:
+def html(
+    document: Document,
+    about: list[str] = (),
+    warning: str | None = None,
+    style: str = "",
+    script: str = "",
+) -> str:
     """A standalone HTML page of ``document`` (the report shows it as it is): the title, a
     ``warning`` box (e.g. demo data), the tables, the notes, and ``about`` (the data note) as a
-    list under them."""
+    list under them; an interactive page adds its ``style`` rules and its ``script``."""
     escape = html_text.escape
     lines = [
         "<!DOCTYPE html>",
         '<html lang="en">',
         '<head><meta charset="utf-8">',
         f"<title>{escape(document.title)}</title>",
-        f"<style>{HTML_STYLE}</style>",
+        f"<style>{HTML_STYLE}{style}</style>",
         "</head>",
         "<body>",
         '<div class="mte">',
@@ -159,7 +228,10 @@ def html(document: Document, about: list[str] = (), warning: str | None = None) 
     lines += [f'<p class="note">{escape(note)}</p>' for note in document.notes]
     if about:
         lines += ["<h2>Data</h2>", "<ul>", *(f"<li>{escape(item)}</li>" for item in about), "</ul>"]
-    return "\n".join([*lines, "</div>", "</body>", "</html>"]) + "\n"
+    lines.append("</div>")
+    if script:
+        lines.append(f"<script>{script}</script>")
+    return "\n".join([*lines, "</body>", "</html>"]) + "\n"
 
 
 def cell(row: pd.Series, column: str, second: str | None, marks: Marks = NO_MARKS) -> str:
