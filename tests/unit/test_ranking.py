@@ -50,6 +50,22 @@ def test_top_k_is_the_exact_search_of_a_full_sort() -> None:
     assert (top_k(queries, pool[:7], 20) == np.argsort(-(queries @ pool[:7].T), axis=1)).all()
 
 
+@pytest.mark.parametrize("k", [1, 20])
+@pytest.mark.parametrize(("chunk", "scores_at_once"), [(None, 2**24), (5, 40), (3, 7)])
+def test_ties_go_to_the_lower_pool_index_however_the_pool_is_blocked(
+    k: int, chunk: int | None, scores_at_once: int
+) -> None:
+    """Small integer vectors: every score exact, and many equal, at the k-th place too. The
+    lists are a stable full sort's (lower index first among equal scores) for one block and
+    for blocks of 8 and 2 pool rows."""
+    rng = np.random.default_rng(1)
+    queries = rng.integers(-2, 3, size=(23, 4)).astype(np.float64)
+    pool = rng.integers(-2, 3, size=(300, 4)).astype(np.float64)
+    full = np.argsort(-(queries @ pool.T), axis=1, kind="stable")[:, :k]
+    found = top_k(queries, pool, k, chunk=chunk, scores_at_once=scores_at_once)
+    assert (found == full).all()
+
+
 def test_top_k_orders_ties_by_pool_index() -> None:
     pool = np.array([[1.0], [2.0], [2.0], [0.5]])
     assert top_k(np.array([[1.0]]), pool, 3).tolist() == [[1, 2, 0]]

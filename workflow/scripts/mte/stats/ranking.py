@@ -45,24 +45,58 @@ def reciprocal_rank_at_k(gold: Hashable, ranking: Sequence[Hashable], k: int) ->
 # the most scores (queries x pool rows) held at once by top_k: 2**24 float32, 64 MiB (with the
 # selection's temporaries, a few times that)
 SCORES_AT_ONCE = 2**24
+# queries scored together against each block of the pool: the pool is read once per this many
+# queries, so that its blocks, not the queries, bound the memory
+QUERIES_AT_ONCE = 1024
 
 
-def top_k(queries: np.ndarray, pool: np.ndarray, k: int, chunk: int | None = None) -> np.ndarray:
+def top_k(
+    queries: np.ndarray,
+    pool: np.ndarray,
+    k: int,
+    chunk: int | None = None,
+    scores_at_once: int = SCORES_AT_ONCE,
+) -> np.ndarray:
     """The indices of the ``k`` pool rows of largest inner product with each query row, best
-    first (exact search; the selected rows ordered by score, then by pool index). Queries are
-    taken ``chunk`` at a time, by default as many as keep the score matrix under
-    :data:`SCORES_AT_ONCE` entries, so that memory beyond the pool stays bounded however large
-    the pool grows."""
-    chunk = chunk or max(1, SCORES_AT_ONCE // max(1, pool.shape[0]))
+    first (exact search): of rows with equal scores the lower pool index comes first, at the
+    k-th place too, so that the lists do not depend on how the pool is blocked. Queries are
+    taken ``chunk`` at a time (default :data:`QUERIES_AT_ONCE`) against blocks of the pool of
+    ``scores_at_once`` scores, whose best k join the best k so far: memory beyond the pool
+    stays bounded however large the pool grows, and the pool is read once per chunk."""
     k = min(k, pool.shape[0])
     found = np.empty((queries.shape[0], k), dtype=np.int64)
+    if k == 0:
+        return found
+    chunk = chunk or min(max(1, queries.shape[0]), QUERIES_AT_ONCE)
+    block = max(k, scores_at_once // chunk)
     for start in range(0, queries.shape[0], chunk):
-        scores = queries[start : start + chunk] @ pool.T
-        if k < pool.shape[0]:
-            best = np.argpartition(-scores, k - 1, axis=1)[:, :k]
-        else:
-            best = np.broadcast_to(np.arange(pool.shape[0]), scores.shape)
-        picked = np.take_along_axis(scores, best, axis=1)
-        order = np.lexsort((best, -picked), axis=1)
-        found[start : start + chunk] = np.take_along_axis(best, order, axis=1)
+        part = queries[start : start + chunk]
+        best = np.empty((part.shape[0], 0), dtype=np.int64)
+        # negated scores throughout: argpartition and lexsort put the smallest first
+        negated = np.empty((part.shape[0], 0), dtype=np.result_type(queries, pool))
+        for offset in range(0, pool.shape[0], block):
+            scores = np.negative(part @ pool[offset : offset + block].T)
+            picked = _block_best(scores, k)
+            indices = np.concatenate([best, picked + offset], axis=1)
+            values = np.concatenate([negated, np.take_along_axis(scores, picked, axis=1)], axis=1)
+            order = np.lexsort((indices, values), axis=1)[:, :k]
+            best = np.take_along_axis(indices, order, axis=1)
+            negated = np.take_along_axis(values, order, axis=1)
+        found[start : start + chunk] = best
     return found
+
+
+def _block_best(negated: np.ndarray, k: int) -> np.ndarray:
+    """Per row, the columns of the ``k`` smallest ``negated`` scores (any order), the lower
+    column taken among those equal to the k-th: argpartition alone picks among them as its
+    selection happens to fall."""
+    columns = negated.shape[1]
+    if k >= columns:
+        return np.broadcast_to(np.arange(columns), negated.shape).copy()
+    best = np.argpartition(negated, k - 1, axis=1)[:, :k]
+    kth = np.take_along_axis(negated, best, axis=1).max(axis=1, keepdims=True)
+    # a row where more columns than k reach the k-th score: those columns ordered again
+    for row in np.flatnonzero(np.count_nonzero(negated <= kth, axis=1) > k):
+        candidates = np.flatnonzero(negated[row] <= kth[row])
+        best[row] = candidates[np.lexsort((candidates, negated[row, candidates]))[:k]]
+    return best
