@@ -22,6 +22,7 @@ import argparse
 import json
 import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -103,17 +104,19 @@ def same_content(old: Path, new: Path) -> bool:
 
         return torch.load(old, weights_only=True) == torch.load(new, weights_only=True)
     if old.suffix == ".json":
-
-        def untimed(value: Any) -> Any:
-            if isinstance(value, dict):
-                return {k: untimed(v) for k, v in value.items() if not k.endswith("seconds")}
-            if isinstance(value, list):
-                return [untimed(v) for v in value]
-            return value
-
-        load = json.loads
-        return untimed(load(before_text(old))) == untimed(load(new.read_text("utf-8")))
+        timing = lambda key: key.endswith("seconds")  # noqa: E731
+        before = without_keys(json.loads(before_text(old)), timing)
+        return before == without_keys(json.loads(new.read_text("utf-8")), timing)
     return False
+
+
+def without_keys(value: Any, leave_out: Callable[[str], bool]) -> Any:
+    """A JSON value with every mapping's keys that ``leave_out`` names left out, at any depth."""
+    if isinstance(value, dict):
+        return {k: without_keys(v, leave_out) for k, v in value.items() if not leave_out(k)}
+    if isinstance(value, list):
+        return [without_keys(v, leave_out) for v in value]
+    return value
 
 
 def same_bytes(old: Path, new: Path) -> bool:
@@ -133,16 +136,9 @@ def same_provenance(old: Path, new: Path) -> bool:
     are left out wherever they are."""
     if not old.name.endswith(".provenance.json"):
         return False
-
-    def kept(value: Any) -> Any:
-        if isinstance(value, dict):
-            return {k: kept(v) for k, v in value.items() if k not in SKIPPED_KEYS}
-        if isinstance(value, list):
-            return [kept(v) for v in value]
-        return value
-
-    before = json.loads(before_text(old))
-    return kept(before) == kept(json.loads(new.read_text(encoding="utf-8")))
+    skipped = SKIPPED_KEYS.__contains__
+    before = without_keys(json.loads(before_text(old)), skipped)
+    return before == without_keys(json.loads(new.read_text(encoding="utf-8")), skipped)
 
 
 def files(root: Path) -> dict[Path, Path]:
