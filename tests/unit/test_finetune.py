@@ -16,6 +16,7 @@ import mte.steps.finetune
 from mte.families.pairs.features import tokenize_pairs
 from mte.families.pairs.readers import read_pair_tsv
 from mte.modelling.features import load_features, save_features
+from mte.modelling.hyperparameters import HyperParameters
 from mte.registry import TASKS
 from mte.steps.data import demo_dir
 from mte.steps.finetune import finetune
@@ -37,6 +38,11 @@ HP = {
     "model_selection": "best_dev",
     "dev_languages": "training",
 }
+
+
+def hyper(**changes) -> HyperParameters:
+    """HP with ``changes``, as the workflow's script builds it from the config."""
+    return HyperParameters.from_config({**HP, **changes})
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +88,7 @@ def test_resume_after_a_kill_reaches_the_same_weights(
         dev_paths=[feature_files["dev"]],
     )
     straight = finetune(
-        **args, out_dir=tmp_path / "a", checkpoint_dir=tmp_path / "ca", hp=HP, seed=3
+        **args, out_dir=tmp_path / "a", checkpoint_dir=tmp_path / "ca", hp=hyper(), seed=3
     )
     assert [h["epoch"] for h in straight["history"]] == [1, 2]
     # the written folder is a whole Hugging Face model: its tokenizer is the base model's
@@ -108,12 +114,12 @@ def test_resume_after_a_kill_reaches_the_same_weights(
 
     monkeypatch.setattr(mte.modelling.heads, "collate", dying_collate)
     with pytest.raises(KeyboardInterrupt):
-        finetune(**args, out_dir=tmp_path / "b", checkpoint_dir=tmp_path / "cb", hp=HP, seed=3)
+        finetune(**args, out_dir=tmp_path / "b", checkpoint_dir=tmp_path / "cb", hp=hyper(), seed=3)
     assert (tmp_path / "cb" / "checkpoint.pt").is_file()
     monkeypatch.setattr(mte.modelling.heads, "collate", real_collate)
     with caplog.at_level(logging.INFO, logger="mte.modelling.trainer"):
         resumed = finetune(
-            **args, out_dir=tmp_path / "b", checkpoint_dir=tmp_path / "cb", hp=HP, seed=3
+            **args, out_dir=tmp_path / "b", checkpoint_dir=tmp_path / "cb", hp=hyper(), seed=3
         )
     assert "resuming from checkpoint at step 5" in caplog.text
     assert resumed["history"] == straight["history"]
@@ -134,7 +140,7 @@ def test_a_checkpoint_of_other_settings_is_not_resumed(
     (tmp_path / "c").mkdir()
     torch.save({"signature": "other"}, tmp_path / "c" / "checkpoint.pt")
     with caplog.at_level(logging.INFO, logger="mte.modelling.trainer"):
-        finetune(**args, out_dir=tmp_path / "m", hp={**HP, "epochs": 1}, seed=1)
+        finetune(**args, out_dir=tmp_path / "m", hp=hyper(epochs=1), seed=1)
     assert "ignoring a checkpoint made with other settings" in caplog.text
     assert load_features(feature_files["dev"])["label_names"] == list(XNLI.labels)
 
@@ -158,7 +164,7 @@ def test_sigterm_saves_a_checkpoint_at_the_current_step_and_stops(
         dev_paths=[feature_files["dev"]],
     )
     straight = finetune(
-        **args, out_dir=tmp_path / "a", checkpoint_dir=tmp_path / "ca", hp=HP, seed=4
+        **args, out_dir=tmp_path / "a", checkpoint_dir=tmp_path / "ca", hp=hyper(), seed=4
     )
     calls = {"n": 0}
     real_collate = mte.modelling.heads.collate
@@ -171,7 +177,7 @@ def test_sigterm_saves_a_checkpoint_at_the_current_step_and_stops(
 
     monkeypatch.setattr(mte.modelling.heads, "collate", signalled_collate)
     with pytest.raises(SystemExit) as stopped:
-        finetune(**args, out_dir=tmp_path / "b", checkpoint_dir=tmp_path / "cb", hp=HP, seed=4)
+        finetune(**args, out_dir=tmp_path / "b", checkpoint_dir=tmp_path / "cb", hp=hyper(), seed=4)
     assert stopped.value.code == 128 + signal.SIGTERM
     # the handler is removed again: SIGTERM is back to its default
     assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
@@ -180,7 +186,7 @@ def test_sigterm_saves_a_checkpoint_at_the_current_step_and_stops(
     monkeypatch.setattr(mte.modelling.heads, "collate", real_collate)
     with caplog.at_level(logging.INFO, logger="mte.modelling.trainer"):
         resumed = finetune(
-            **args, out_dir=tmp_path / "b", checkpoint_dir=tmp_path / "cb", hp=HP, seed=4
+            **args, out_dir=tmp_path / "b", checkpoint_dir=tmp_path / "cb", hp=hyper(), seed=4
         )
     assert "resuming from checkpoint at step 7" in caplog.text
     assert resumed["history"] == straight["history"]
@@ -237,7 +243,7 @@ def _fine_tune(model: Path, feature_files: dict[str, Path], tmp_path: Path, sett
         dev_paths=[feature_files["dev"]],
         out_dir=tmp_path / "m",
         checkpoint_dir=tmp_path / "c",
-        hp={**HP, **settings},
+        hp=hyper(**settings),
         seed=5,
     )
 
@@ -388,7 +394,7 @@ def test_selection_every_more_steps_than_the_fine_tune_has_is_refused(
             dev_paths=[feature_files["dev"]],
             out_dir=tmp_path / "m",
             checkpoint_dir=tmp_path / "c",
-            hp={**HP, "selection_every_steps": 100},
+            hp=hyper(selection_every_steps=100),
             seed=5,
         )
     assert not (tmp_path / "m").exists()
@@ -427,8 +433,9 @@ def slow_collate(*args, **kwargs):  # slow steps, so that the kill lands mid-epo
     time.sleep(0.3)
     return real_collate(*args, **kwargs)
 mte.modelling.heads.collate = slow_collate
+from mte.modelling.hyperparameters import HyperParameters
 job = json.loads(sys.argv[1])
-mte.steps.finetune.finetune(**job)
+mte.steps.finetune.finetune(**{**job, "hp": HyperParameters.from_config(job["hp"])})
 """
 
 
@@ -452,7 +459,9 @@ def test_sigkill_mid_epoch_resumes_from_the_last_checkpoint_to_the_same_weights(
         hp=HP,
         seed=6,
     )
-    straight = finetune(**args, out_dir=tmp_path / "a", checkpoint_dir=tmp_path / "ca")
+    straight = finetune(
+        **{**args, "hp": hyper()}, out_dir=tmp_path / "a", checkpoint_dir=tmp_path / "ca"
+    )
     job = {**args, "out_dir": str(tmp_path / "b"), "checkpoint_dir": str(tmp_path / "cb")}
     scripts = Path(mte.steps.finetune.__file__).parents[1]
     process = subprocess.Popen(
@@ -526,7 +535,7 @@ def _train(model: Path, feature_files: dict[str, Path], out: Path, **settings) -
         dev_paths=[feature_files["dev"]],
         out_dir=out,
         checkpoint_dir=out.with_name(out.name + "-checkpoints"),
-        hp={**HP, "checkpoint_every_steps": 0, **settings},
+        hp=hyper(checkpoint_every_steps=0, **settings),
         seed=3,
         precision=precision,
     )

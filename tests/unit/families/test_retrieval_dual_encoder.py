@@ -23,6 +23,7 @@ from mte.families.retrieval.dual_encoder import (
 )
 from mte.modelling.embeddings import encode_layers
 from mte.modelling.features import save_features
+from mte.modelling.hyperparameters import HyperParameters
 from mte.registry import TASKS
 from mte.steps.featurize import tokenize_examples
 from mte.steps.finetune import finetune
@@ -150,21 +151,23 @@ def test_a_fine_tune_trains_the_scale_and_embeds_with_its_pooler(
         features = tokenize_examples(tokenizer, pairs, TASK, 32, max_query_length=16)
         paths[split] = tmp_path / f"{split}.pt"
         save_features(features, paths[split])
-    hp = {
-        "learning_rate": 1e-3,
-        "epochs": 2,
-        "batch_size": 4,
-        "eval_batch_size": 8,
-        "max_length": 32,
-        "warmup_ratio": 0.0,
-        "warmup_steps": 0,
-        "weight_decay": 0.0,
-        "max_grad_norm": 1.0,
-        "freeze_word_embeddings": False,
-        "checkpoint_every_steps": 0,
-        "model_selection": "last",
-        "dev_languages": "training",
-    }
+    hp = HyperParameters.from_config(
+        {
+            "learning_rate": 1e-3,
+            "epochs": 2,
+            "batch_size": 4,
+            "eval_batch_size": 8,
+            "max_length": 32,
+            "warmup_ratio": 0.0,
+            "warmup_steps": 0,
+            "weight_decay": 0.0,
+            "max_grad_norm": 1.0,
+            "freeze_word_embeddings": False,
+            "checkpoint_every_steps": 0,
+            "model_selection": "last",
+            "dev_languages": "training",
+        }
+    )
     out = tmp_path / "model"
     record = finetune(tiny_model, [paths["train"]], [paths["dev"]], out, tmp_path / "ck", hp, 1)
     # two epochs of one batch: two steps, and a dev score (a share of 4 questions) per epoch

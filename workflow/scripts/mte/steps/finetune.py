@@ -27,7 +27,7 @@ def finetune(
     dev_paths: list[str | Path],
     out_dir: str | Path,
     checkpoint_dir: str | Path,
-    hp: HyperParameters | dict[str, Any],
+    hp: HyperParameters,
     seed: int,
     device: str = "auto",
     precision: str = "auto",
@@ -41,9 +41,10 @@ def finetune(
     run_tag.py: ``--save_steps N --save_only_best_checkpoint``), a later score replacing the
     kept one only when strictly higher.
 
-    ``hp``: learning_rate, epochs, batch_size, warmup_ratio (or warmup_steps, which wins when
-    set), weight_decay, max_grad_norm, eval_batch_size, freeze_word_embeddings,
-    checkpoint_every_steps, model_selection, selection_every_steps, gradient_accumulation_steps
+    ``hp``, built once from the config (HyperParameters.from_config): learning_rate, epochs,
+    batch_size, warmup_ratio (or warmup_steps, which wins when set), weight_decay,
+    max_grad_norm, eval_batch_size, freeze_word_embeddings, checkpoint_every_steps,
+    model_selection, selection_every_steps, gradient_accumulation_steps
     (an optimiser step sums the gradients of that many batches of ``batch_size``, each batch's
     mean loss weighted by its share of the step's examples: for a loss that is a mean over
     examples (classification, multiple choice, QA's start and end), 8 x 4 trains as 32 x 1 up
@@ -60,8 +61,6 @@ def finetune(
     one (its hyper-parameters, seed and selected model go into the record), else "".
     """
     model_dir, out_dir, checkpoint_dir = Path(model_dir), Path(out_dir), Path(checkpoint_dir)
-    if not isinstance(hp, HyperParameters):
-        hp = HyperParameters.from_config(hp)
     train_paths = [Path(p) for p in train_paths]
     train = concat_features([load_features(p) for p in train_paths])
     dev = concat_features([load_features(p) for p in dev_paths])
