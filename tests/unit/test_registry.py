@@ -92,22 +92,29 @@ def test_tagging_tasks_say_whether_they_tag_entities_or_parts_of_speech() -> Non
     assert schemes == {"conll": "entities", "panx": "entities", "udpos": "tags"}
 
 
+class ReadsNothing(TaskFamily):
+    """A family stub: the contract's reading and statistics hooks, each empty; the tests below
+    leave out or add the rest."""
+
+    name = "stub"
+    schema_def = "classification_task"
+
+    def read_files(self, task, paths, language, split):
+        return []
+
+    def read_hub(self, task, dataset, name, language):
+        return []
+
+    def sufficient_statistics(self, task):
+        return None
+
+    def segments(self, task, example):
+        return []
+
+
 def test_a_family_lacking_part_of_the_contract_fails_naming_it() -> None:
-    class NoMeasure(TaskFamily):
+    class NoMeasure(ReadsNothing):
         name = "broken"
-        schema_def = "classification_task"
-
-        def read_files(self, task, paths, language, split):
-            return []
-
-        def read_hub(self, task, dataset, name, language):
-            return []
-
-        def sufficient_statistics(self, task):
-            return None
-
-        def segments(self, task, example):
-            return []
 
     with pytest.raises(FamilyContractError, match=r"NoMeasure .*lacks .*measure"):
         build_registry((NoMeasure,))
@@ -140,24 +147,11 @@ def test_every_family_either_fine_tunes_or_retrieves_and_refuses_nothing_it_inhe
 
 
 def test_a_family_that_neither_fine_tunes_nor_retrieves_fails_naming_the_bases() -> None:
-    class Neither(TaskFamily):
+    class Neither(ReadsNothing):
         name = "neither"
-        schema_def = "classification_task"
-
-        def read_files(self, task, paths, language, split):
-            return []
-
-        def read_hub(self, task, dataset, name, language):
-            return []
 
         def measure(self, task, pairs, paths):
             return {}
-
-        def sufficient_statistics(self, task):
-            return None
-
-        def segments(self, task, example):
-            return []
 
     with pytest.raises(FamilyContractError, match="Neither .*FineTuningFamily and Retrieving"):
         build_registry((Neither,))
