@@ -17,8 +17,8 @@ REFERENCES = CHECKOUT / "config" / "references"
 # The package lives beside the scripts; importing it from there works without installing.
 sys.path.insert(0, str(SCRIPTS))
 
-from mte.config.checks import check_configuration
-from mte.config.keys import (
+from mte.config.checks import check_configuration  # noqa: E402
+from mte.config.keys import (  # noqa: E402
     data_key,
     run_name,
     tokens_key,
@@ -27,7 +27,7 @@ from mte.config.keys import (
     release_key,
     release_languages,
 )
-from mte.config.queries import (
+from mte.config.queries import (  # noqa: E402
     SETTINGS,
     eval_split_of,
     evaluation_split,
@@ -40,13 +40,13 @@ from mte.config.queries import (
     training_splits,
     translation_source,
 )
-from mte.config.schema import type_command_line_values
+from mte.config.schema import type_command_line_values  # noqa: E402
 from mte.steps.analyses import ANALYSES  # noqa: E402
 from mte.runtime.code_digest import ALL_ROLES, code_digest  # noqa: E402
 from mte.steps.data import released_files  # noqa: E402
 from mte.errors import MteError  # noqa: E402
 from mte.tables.references import find_reference, load_references  # noqa: E402
-from mte.tasks.settings import (
+from mte.tasks.settings import (  # noqa: E402
     TRANSFER_SETTINGS,
     model_setting,
     wildcard_pattern,
@@ -62,7 +62,7 @@ from mte.registry import (  # noqa: E402
     spec_module_of,
 )
 from mte.tasks.spec import SPLITS, TRANSLATED_SPLITS  # noqa: E402
-from mte.modelling.translation import (
+from mte.modelling.translation import (  # noqa: E402
     translator_folder,
     translator_on_hub,
     translator_id,
