@@ -77,6 +77,8 @@ def main() -> None:
             "learning_rate": 2e-5, "epochs": 1, "batch_size": args.batch_size,
             "eval_batch_size": 64, "max_length": 128, "warmup_ratio": 0.0, "weight_decay": 0.0,
             "max_grad_norm": 1.0, "freeze_word_embeddings": False, "checkpoint_every_steps": 0,
+            # the schema's defaults for the rest: HyperParameters takes a complete mapping
+            "warmup_steps": None, "model_selection": "best_dev", "dev_languages": "training",
         }  # fmt: skip
 
         def run_ours(round_: int) -> tuple[float, float, list[float]]:
@@ -171,13 +173,15 @@ def main() -> None:
 def ours_side(job_path: str, result_path: str) -> None:
     """Our fine-tune step on the job's features, in this fresh process, as a workflow job runs
     it; the loop's seconds and the loss curve (the parent times the whole process)."""
+    from mte.modelling.hyperparameters import HyperParameters
     from mte.steps.finetune import finetune
 
     job = json.loads(Path(job_path).read_text())
     scratch, name = Path(job["scratch"]), Path(result_path).stem
+    hp = HyperParameters.from_config(job["hp"])
     record = finetune(
         job["folder"], [scratch / "train.pt"], [scratch / "dev.pt"], scratch / f"model-{name}",
-        scratch / f"checkpoints-{name}", job["hp"], job["seed"],
+        scratch / f"checkpoints-{name}", hp, job["seed"],
     )  # fmt: skip
     Path(result_path).write_text(
         json.dumps({"loop_seconds": record["loop_seconds"], "losses": record["losses"]})
