@@ -21,6 +21,9 @@ sys.path.insert(0, str(REPO / "workflow" / "scripts"))
 SHARED = REPO.parent / "shared" / "data"
 CACHE = REPO / "benchmarks" / ".cache"
 RESULTS = REPO / "benchmarks" / "results"
+# the machine's load when the benchmark started (1, 5 and 15 minute averages): a figure measured
+# beside other work is not comparable, and the row says what it ran beside
+LOAD_AT_START = os.getloadavg()
 
 
 def e5_folder() -> Path:
@@ -96,6 +99,19 @@ def alternating_best(repeats: int, runs: dict[str, Callable[[], Any]]) -> dict[s
     return {name: (min(times[name]), results[name]) for name in runs}
 
 
+def threads() -> dict[str, int]:
+    """The threads each thread pool of the process may use: torch's intra-op pool, and every
+    BLAS and OpenMP library loaded (numpy's OpenBLAS, faiss's, torch's OpenMP), as threadpoolctl
+    finds them, by library file."""
+    import torch
+    from threadpoolctl import threadpool_info
+
+    found = {"torch": torch.get_num_threads()}
+    for pool in threadpool_info():
+        found[f"{pool['internal_api']} {Path(pool['filepath']).name}"] = pool["num_threads"]
+    return found
+
+
 def machine() -> dict[str, Any]:
     import torch
 
@@ -104,6 +120,9 @@ def machine() -> dict[str, Any]:
         "cpus": os.cpu_count(),
         "torch": torch.__version__,
         "torch_threads": torch.get_num_threads(),
+        "threads": threads(),
+        "load_average_at_start": list(LOAD_AT_START),
+        "load_average_at_end": list(os.getloadavg()),
         "cuda": torch.cuda.is_available(),
     }
 

@@ -8,10 +8,13 @@ search over a large pool (faiss against our numpy search), with the memory it ta
    Rounds alternate after an untimed warm-up; the best of each is kept. Embeddings must agree
    to 1e-5.
 2. Search: a pool of random unit vectors (e5-small's 384 dimensions; a million by default) and
-   queries drawn the same way: ``mte.stats.ranking.top_k`` against faiss ``IndexFlatIP.search``
-   (both exact). The top-20 lists must agree (scores to 1e-5). The memory our search takes
-   beyond the pool is traced (tracemalloc) for pools of a quarter, a half and all of the size:
-   it stays bounded as the pool grows.
+   queries drawn the same way: ``mte.stats.ranking.top_k`` (numpy: the queries against blocks
+   of the pool, each block's best k joined to the best so far) against faiss
+   ``IndexFlatIP.search`` (both exact), each with the threads the process has (the result
+   records them and the machine's load). The top-20 lists must agree (scores to 1e-5). The
+   memory our search takes beyond the pool is traced (tracemalloc) for pools of a quarter, a
+   half and all of the size: it stays bounded as the pool grows. For equal threads on both
+   sides set them for the whole process: ``OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1``.
 
     .venv/bin/python benchmarks/retrieval_scale.py [--sentences 1024] [--pool 1000000]
 """
