@@ -482,7 +482,7 @@ def test_sigkill_mid_epoch_resumes_from_the_last_checkpoint_to_the_same_weights(
     steps_per_epoch = straight["history"][0]["step"]
     assert saved["step"] % HP["checkpoint_every_steps"] == 0 and saved["step"] < steps_per_epoch
     with caplog.at_level(logging.INFO, logger="mte.modelling.trainer"):
-        resumed = finetune(**job)
+        resumed = finetune(**{**job, "hp": hyper()})
     assert f"resuming from checkpoint at step {saved['step']}" in caplog.text
     assert resumed["history"] == straight["history"]
     a, b = _weights(tmp_path / "a"), _weights(tmp_path / "b")
