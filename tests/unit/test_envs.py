@@ -26,29 +26,32 @@ def test_conda_environment_pins_agree_with_pyproject() -> None:
 def test_every_rule_declares_its_environment_threads_and_resources() -> None:
     """Each rule (a ``use rule ... with:`` inherits its parent's: the light rules take
     light_step's) runs in the conda environment and declares threads and the scheduler
-    resources of its group."""
-    rules, parents = {}, {}
+    resources of its group. A light rule says it runs locally itself: a ``with:`` block always
+    overwrites its parent's localrule (Snakemake's RuleInfo.localrule defaults to False, not
+    None), as the SLURM test saw when the light rules first took light_step's."""
+    rules, children, parents = {}, {}, {}
     for path in sorted((REPO / "workflow" / "rules").glob("*.smk")):
-        name = None
+        body = None
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.startswith("rule "):
-                name = line.removeprefix("rule ").rstrip(":")
-                rules[name] = []
+                body = rules.setdefault(line.removeprefix("rule ").rstrip(":"), [])
             elif line.startswith("use rule "):
                 parent, _, child = line.removeprefix("use rule ").partition(" as ")
                 parents[child.split()[0]] = parent
-                name = None
+                body = children.setdefault(child.split()[0], [])
             elif line and not line.startswith((" ", "#")):
-                name = None
-            elif name:
-                rules[name].append(line.strip())
-    # the parser found the rules (10 today) and the rules that inherit (13 today)
-    assert len(rules) >= 10 and len(parents) >= 13
+                body = None
+            elif body is not None:
+                body.append(line.strip())
+    # the parser found the rules (10 today) and the rules that inherit (15 today)
+    assert len(rules) >= 10 and len(parents) >= 15
     assert sum(parent == "light_step" for parent in parents.values()) == 10
+    light = 'localrule: runs_locally("light")'
     for child, parent in parents.items():
         while parent in parents:
             parent = parents[parent]
         assert parent in rules, (child, parent)
+        assert (parent == "light_step") == (light in children[child]), child
     for name, body in rules.items():
         assert "conda:" in body and '"../../envs/mte.yaml"' in body, name
         assert any(line.startswith("threads:") for line in body), name

@@ -21,6 +21,7 @@ use rule light_step as aggregate with:
         log_path("aggregate", "{run}/{task}"),
     benchmark:
         benchmark_path("aggregate", "{run}/{task}")
+    localrule: runs_locally("light")
     params:
         **light_script("aggregate.py"),
         languages=lambda wc: task_languages(wc.task, config),
@@ -53,6 +54,7 @@ use rule light_step as summarize with:
         log_path("aggregate", "{run}/{suite}"),
     benchmark:
         benchmark_path("aggregate", "{run}/{suite}")
+    localrule: runs_locally("light")
     params:
         **light_script("summarize.py"),
         tasks=lambda wc: suite_tasks(wc.suite),
@@ -79,6 +81,7 @@ use rule light_step as describe_run with:
         log_path("aggregate", "{run}/provenance"),
     benchmark:
         benchmark_path("aggregate", "{run}/provenance")
+    localrule: runs_locally("light")
     params:
         **light_script("describe_run.py"),
 
@@ -100,6 +103,7 @@ use rule light_step as analyze with:
         log_path("aggregate", "{run}/analyses"),
     benchmark:
         benchmark_path("aggregate", "{run}/analyses")
+    localrule: runs_locally("light")
     params:
         **light_script("analyze.py"),
         demo_tasks=lambda wc: [

@@ -13,6 +13,7 @@ use rule light_step as plot_heatmap with:
         log_path("plots", "{run}/{model}/heatmap_{setting}"),
     benchmark:
         benchmark_path("plots", "{run}/{model}/heatmap_{setting}")
+    localrule: runs_locally("light")
     params:
         **light_script("plot.py"),
 
@@ -32,6 +33,7 @@ use rule light_step as plot_transfer_gaps with:
         log_path("plots", "{run}/transfer_gaps"),
     benchmark:
         benchmark_path("plots", "{run}/transfer_gaps")
+    localrule: runs_locally("light")
     params:
         **light_script("plot.py"),
 
@@ -55,6 +57,7 @@ use rule light_step as plot_against_published with:
         log_path("plots", "{run}/{model}/{task}_{setting}_vs_published"),
     benchmark:
         benchmark_path("plots", "{run}/{model}/{task}_{setting}_vs_published")
+    localrule: runs_locally("light")
     params:
         **light_script("plot.py", "none"),
         metric=lambda wc: get_task(wc.task).primary_metric,
@@ -78,6 +81,7 @@ use rule light_step as plot_training with:
         benchmark_path("plots", f"{RUN_JOB}/training")
     wildcard_constraints:
         setting=wildcard_pattern(per_language=False),
+    localrule: runs_locally("light")
     params:
         **light_script("plot.py", "none"),
 
@@ -104,3 +108,4 @@ use rule plot_training as plot_training_per_language with:
         benchmark_path("plots", f"{RUN_LANGUAGE_JOB}/training")
     wildcard_constraints:
         setting=wildcard_pattern(per_language=True),
+    localrule: runs_locally("light")

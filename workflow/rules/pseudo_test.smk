@@ -30,6 +30,7 @@ use rule score as score_pseudo_test with:
         benchmark_path("score", PSEUDO_TEST_JOB)
     wildcard_constraints:
         setting="zero-shot",
+    localrule: runs_locally("light")
     params:
         code=code_of("score.py", "score"),
         split="pseudo-test",
@@ -54,6 +55,7 @@ use rule light_step as pseudo_test_table with:
         log_path("aggregate", "{run}/{task}_pseudo_test"),
     benchmark:
         benchmark_path("aggregate", "{run}/{task}_pseudo_test")
+    localrule: runs_locally("light")
     params:
         **light_script("pseudo_test.py"),
         languages=lambda wc: pseudo_test_languages(wc.task),

@@ -13,6 +13,7 @@ use rule light_step as score with:
         log_path("score", RUN_LANGUAGE_JOB),
     benchmark:
         benchmark_path("score", RUN_LANGUAGE_JOB)
+    localrule: runs_locally("light")
     params:
         **light_script("score.py", "score"),
         split=evaluated_split,
