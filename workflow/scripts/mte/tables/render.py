@@ -158,10 +158,8 @@ def _attributes(pairs: list[tuple[str, str | None]]) -> str:
 
 def _html_cell(tag: str, kind: str, name: str | None, cell: str | Cell) -> str:
     escape = html_text.escape
-    if not isinstance(cell, Cell):
-        return (
-            f"<{tag}{_attributes([('class', kind), ('data-column', name)])}>{escape(cell)}</{tag}>"
-        )
+    # a plain cell is a Cell of text alone: its kind and column, no sort value, no title
+    cell = Cell(cell) if isinstance(cell, str) else cell
     attributes = [("class", f"{kind} {cell.classes}".strip()), ("data-column", name)]
     # an empty sort value still sorts (last), so it is written
     value = "" if cell.sort_value is None else f' data-value="{escape(cell.sort_value)}"'
@@ -184,13 +182,12 @@ def _html_grid(grid: Grid) -> list[str]:
     names = grid.names or [None] * len(kinds)
 
     def row(cells: list[str | Cell], tag: str, css_class: str = "") -> str:
-        opening = f'<tr class="{html_text.escape(css_class)}">' if css_class else "<tr>"
-        return opening + "".join(
+        return f"<tr{_attributes([('class', css_class)])}>" + "".join(
             _html_cell(tag, kind, name, cell)
             for kind, name, cell in zip(kinds, names, cells, strict=True)
         ) + "</tr>"  # fmt: skip
 
-    table = f'<table class="{html_text.escape(grid.css_class)}">' if grid.css_class else "<table>"
+    table = f"<table{_attributes([('class', grid.css_class)])}>"
     lines = [table, "<thead>", row(grid.header, "th"), "</thead>", "<tbody>"]
     classes = grid.row_classes or [""] * len(grid.rows)
     lines += [row(cells, "td", css) for cells, css in zip(grid.rows, classes, strict=True)]
