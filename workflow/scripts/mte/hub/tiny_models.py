@@ -6,7 +6,16 @@ texts, in the shapes of the models the paper configs run:
   laid out as XLM-R's vocabulary (``<s> <pad> </s> <unk>``, the pieces, ``<mask>``), RoBERTa's
   padding id 1 and position offset (positions start after it), no token types;
 - ``mbert``: mBERT's shape - ``BertConfig`` with token types and a cased WordPiece vocabulary
-  (``[CLS] ... [SEP]``, no lower-casing, accents kept).
+  (``[CLS] ... [SEP]``, no lower-casing, accents kept);
+
+and in the shapes of three decoder families (mte.hub.decoders), each with its tokenizer class:
+
+- ``llama``: Llama 2's - ``LlamaConfig`` (grouped-query attention), a SentencePiece-style BPE with
+  byte fallback, a ``▁`` prepended to the text, ``<s>`` before it and no pad token;
+- ``qwen2``: Qwen2's - ``Qwen2Config``, a byte-level BPE (``Ġword``), no ``<s>``, and
+  ``<|endoftext|>`` as both end and padding;
+- ``gemma``: Gemma's - ``GemmaConfig``, a BPE over ``▁``-for-space with byte fallback and no
+  dummy prefix, ``<bos>`` before the text and a ``<pad>`` of its own.
 
 They learn little; they make every tokeniser- and model-specific path run."""
 
@@ -19,7 +28,8 @@ from typing import Any
 
 from mte.io import sha256_file
 
-SHAPES = ("bert", "xlmr", "mbert")
+SHAPES = ("bert", "xlmr", "mbert", "llama", "qwen2", "gemma")
+DECODER_SHAPES = ("llama", "qwen2", "gemma")
 UNIGRAM_SPECIALS = ("<s>", "<pad>", "</s>", "<unk>", "<mask>")
 WORDPIECE_SPECIALS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 # the size of every tiny encoder: 2 layers of 32 units
@@ -29,6 +39,10 @@ SIZE = {
     "num_attention_heads": 2,
     "intermediate_size": 64,
 }
+# the tiny decoders: as small, with grouped-query attention (two query heads share a key head)
+DECODER_SIZE = {**SIZE, "num_key_value_heads": 1, "max_position_embeddings": 512}
+# byte fallback's 256 pieces, as Llama's and Gemma's vocabularies hold them
+BYTE_PIECES = [f"<0x{byte:02X}>" for byte in range(256)]
 
 
 def demo_texts() -> list[str]:
@@ -53,7 +67,14 @@ def build_tiny_model(
     trained on ``texts``, saved as a Hugging Face folder; returns its record."""
     import torch
 
-    builders = {"bert": _unigram_bert, "xlmr": _xlmr, "mbert": _mbert}
+    builders = {
+        "bert": _unigram_bert,
+        "xlmr": _xlmr,
+        "mbert": _mbert,
+        "llama": _llama,
+        "qwen2": _qwen2,
+        "gemma": _gemma,
+    }
     if shape not in builders:
         raise ValueError(f"unknown tiny model shape {shape!r} (known: {', '.join(SHAPES)})")
     out_dir = Path(out_dir)
@@ -197,3 +218,93 @@ def _mbert(out_dir: Path, texts: list[str]) -> None:
         **SIZE,
     )
     BertModel(config).save_pretrained(out_dir)
+
+
+def _bpe(texts: list[str], specials: list[str], pre_tokenizer: Any, size: int = 1500) -> tuple:
+    """A BPE vocabulary and merges trained on ``texts`` (specials first), split as
+    ``pre_tokenizer`` splits, so that no merge spans two words."""
+    import json
+
+    from tokenizers import Tokenizer, models
+    from tokenizers.trainers import BpeTrainer
+
+    trained = Tokenizer(models.BPE())
+    trained.pre_tokenizer = pre_tokenizer
+    trained.train_from_iterator(texts, trainer=BpeTrainer(vocab_size=size, special_tokens=specials))
+    model = json.loads(trained.to_str())["model"]
+    merges = [tuple(m.split(" ")) if isinstance(m, str) else tuple(m) for m in model["merges"]]
+    return dict(model["vocab"]), merges
+
+
+def _with_bytes(vocab: dict[str, int]) -> dict[str, int]:
+    """The vocabulary with byte fallback's pieces after its own."""
+    extra = [piece for piece in BYTE_PIECES if piece not in vocab]
+    return {**vocab, **{piece: len(vocab) + i for i, piece in enumerate(extra)}}
+
+
+def _save_decoder(out_dir: Path, tokenizer: Any, config: Any, model_class: Any) -> None:
+    tokenizer.model_max_length = 512
+    tokenizer.save_pretrained(out_dir)
+    model_class(config).save_pretrained(out_dir)
+
+
+def _llama(out_dir: Path, texts: list[str]) -> None:
+    """Llama 2's shape: no pad token (the workflow pads with ``</s>``, mte.hub.decoders)."""
+    from tokenizers import pre_tokenizers
+    from transformers import LlamaConfig, LlamaForCausalLM, LlamaTokenizer
+
+    split = pre_tokenizers.Metaspace(replacement="\u2581", prepend_scheme="first", split=True)
+    vocab, merges = _bpe(texts, ["<unk>", "<s>", "</s>"], split)
+    tokenizer = LlamaTokenizer(
+        vocab=_with_bytes(vocab), merges=merges, bos_token="<s>", eos_token="</s>",
+        unk_token="<unk>", add_bos_token=True, add_eos_token=False,
+    )  # fmt: skip
+    config = LlamaConfig(
+        vocab_size=len(tokenizer),
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=None,
+        **DECODER_SIZE,
+    )
+    _save_decoder(out_dir, tokenizer, config, LlamaForCausalLM)
+
+
+def _qwen2(out_dir: Path, texts: list[str]) -> None:
+    """Qwen2's shape: byte-level BPE, ``<|endoftext|>`` ends and pads, nothing opens."""
+    from tokenizers import pre_tokenizers
+    from transformers import Qwen2Config, Qwen2ForCausalLM, Qwen2Tokenizer
+
+    byte_level = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    vocab, merges = _bpe(texts, ["<|endoftext|>"], byte_level)
+    for byte in pre_tokenizers.ByteLevel.alphabet():  # every byte has a piece
+        vocab.setdefault(byte, len(vocab))
+    end = "<|endoftext|>"
+    tokenizer = Qwen2Tokenizer(
+        vocab=vocab, merges=merges, unk_token=None, bos_token=None, eos_token=end, pad_token=end
+    )
+    config = Qwen2Config(
+        vocab_size=len(tokenizer),
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id,
+        **DECODER_SIZE,
+    )
+    _save_decoder(out_dir, tokenizer, config, Qwen2ForCausalLM)
+
+
+def _gemma(out_dir: Path, texts: list[str]) -> None:
+    """Gemma's shape: ``▁`` for every space and no dummy prefix, ``<bos>`` opens, ``<pad>``."""
+    from tokenizers import pre_tokenizers
+    from transformers import GemmaConfig, GemmaForCausalLM, GemmaTokenizer
+
+    split = pre_tokenizers.Metaspace(replacement="\u2581", prepend_scheme="never", split=True)
+    vocab, merges = _bpe(texts, ["<pad>", "<eos>", "<bos>", "<unk>"], split)
+    tokenizer = GemmaTokenizer(vocab=_with_bytes(vocab), merges=merges, add_bos_token=True)
+    config = GemmaConfig(
+        vocab_size=len(tokenizer),
+        head_dim=SIZE["hidden_size"] // SIZE["num_attention_heads"],
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id,
+        **DECODER_SIZE,
+    )
+    _save_decoder(out_dir, tokenizer, config, GemmaForCausalLM)

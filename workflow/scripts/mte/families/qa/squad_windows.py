@@ -24,6 +24,7 @@ import logging
 import unicodedata
 from typing import Any, NamedTuple
 
+from mte.hub.decoders import is_decoder_tokenizer, running_text_pieces
 from mte.modelling.features import PairTemplate, feature_header, pair_template
 from mte.tasks.spec import Task
 from mte.text import whitespace_words
@@ -41,7 +42,14 @@ METASPACE = "\u2581"
 def detokenizer(tokenizer: Any) -> str:
     """How sub-tokens are joined back into text, as the legacy slow tokenizers'
     ``convert_tokens_to_string`` joins them: ``metaspace`` (SentencePiece: XLM-R, e5) or
-    ``wordpiece`` (BERT)."""
+    ``wordpiece`` (BERT); a decoder's: ``bytelevel`` (GPT-2's byte-level BPE: Qwen2, Llama 3)
+    or ``metaspace_bytes`` (SentencePiece pieces with byte fallback: Llama 2, Gemma)."""
+    if is_decoder_tokenizer(tokenizer):
+        if tokenizer.convert_tokens_to_string(["\u0120a", "\u0120b", "c"]) == " a bc":
+            return "bytelevel"
+        joined = tokenizer.convert_tokens_to_string([f"{METASPACE}a", f"{METASPACE}b", "c"])
+        if joined.strip() == "a bc":
+            return "metaspace_bytes"
     if tokenizer.convert_tokens_to_string([f"{METASPACE}a", f"{METASPACE}b", "c"]) == "a bc":
         return "metaspace"
     if tokenizer.convert_tokens_to_string(["a", "##b", "c"]) == "ab c":
@@ -53,18 +61,46 @@ def detokenizer(tokenizer: Any) -> str:
 
 
 def detokenize(tokens: list[str], style: str) -> str:
-    """XLMRobertaTokenizer's or BertTokenizer's ``convert_tokens_to_string`` (transformers 2.x)."""
+    """XLMRobertaTokenizer's or BertTokenizer's ``convert_tokens_to_string`` (transformers 2.x);
+    for a decoder's pieces, their bytes read as UTF-8 (a span may cut a character's bytes: the
+    cut part becomes U+FFFD, as a decoder's own ``decode`` makes it)."""
     if style == "metaspace":
         return "".join(tokens).replace(METASPACE, " ").strip()
+    if style == "bytelevel":
+        table = _byte_level_table()
+        raw = bytes(table[char] for token in tokens for char in token if char in table)
+        return raw.decode("utf-8", errors="replace").strip()
+    if style == "metaspace_bytes":
+        raw = b"".join(
+            bytes([int(token[3:5], 16)])
+            if len(token) == 6 and token.startswith("<0x") and token.endswith(">")
+            else token.replace(METASPACE, " ").encode("utf-8")
+            for token in tokens
+        )
+        return raw.decode("utf-8", errors="replace").strip()
     return " ".join(tokens).replace(" ##", "").strip()
+
+
+def _byte_level_table() -> dict[str, int]:
+    """GPT-2's byte-level alphabet: the character each byte is written as, read backwards (the
+    printable bytes stand for themselves; the others are shifted past 255 in their order)."""
+    printable = [*range(ord("!"), ord("~") + 1), *range(0xA1, 0xAD), *range(0xAE, 0x100)]
+    shifted = [byte for byte in range(256) if byte not in printable]
+    table = {chr(byte): byte for byte in printable}
+    table.update({chr(256 + n): byte for n, byte in enumerate(shifted)})
+    return table
 
 
 def word_pieces(tokenizer: Any, words: list[str]) -> list[tuple[list[str], list[int]]]:
     """Each word's sub-tokens and their ids, the word tokenised on its own as ``squad.py``
-    tokenises it. The ids are the tokenizer's own, not looked up again from the sub-tokens'
-    text: an unknown piece's text is its surface, which has no id of its own."""
+    tokenises it (a decoder's: as the running text cuts it, with its leading space,
+    ``running_text_pieces``). The ids are the tokenizer's own, not looked up again from the
+    sub-tokens' text: an unknown piece's text is its surface, which has no id of its own."""
     if not words:
         return []
+    if is_decoder_tokenizer(tokenizer):
+        ids = running_text_pieces(tokenizer, words)
+        return [(tokenizer.convert_ids_to_tokens(piece_ids), piece_ids) for piece_ids in ids]
     if getattr(tokenizer, "is_fast", False):
         encoded = tokenizer(words, add_special_tokens=False)
         return [(encoded.tokens(i), encoded["input_ids"][i]) for i in range(len(words))]
@@ -131,6 +167,7 @@ def tokenize_run_squad(
     an example whose answer is not in its words is left out, as ``squad.py`` leaves it out.
     """
     template = pair_template(tokenizer)
+    # a window without the answer points at [CLS]; a decoder's at its first position
     cls_id = tokenizer.cls_token_id
     cls_index = template.prefix.index(cls_id) if cls_id in template.prefix else 0
     window = (max_length - template.added, doc_stride, cls_index)

@@ -5,16 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 from mte.errors import InputError
+from mte.hub.decoders import is_decoder_tokenizer, running_text_pieces, single_template
 from mte.modelling.features import feature_header, pair_template
 from mte.tasks.spec import Task
 
 
 def _word_pieces(tokenizer: Any, words: list[str]) -> list[list[int]]:
-    """Sub-token ids of each word, as the tokenizer splits a pre-split sentence.
+    """Sub-token ids of each word, as the tokenizer splits a pre-split sentence (a decoder's:
+    as it cuts the sentence's running text, each word with its leading space,
+    :func:`running_text_pieces`).
 
     A word that tokenizes to nothing (e.g. a control character the normaliser deletes) gets
     the unknown token, so that every word has a position to carry its label and prediction.
     """
+    if is_decoder_tokenizer(tokenizer):
+        return running_text_pieces(tokenizer, words)
     encoded = tokenizer(words, is_split_into_words=True, add_special_tokens=False)
     pieces: list[list[int]] = [[] for _ in words]
     for token_id, word in zip(encoded["input_ids"], encoded.word_ids(), strict=True):
@@ -35,7 +40,10 @@ def _empty_piece_ids(tokenizer: Any) -> set[int]:
 def separators(tokenizer: Any, tokenization: str) -> list[int]:
     """What closes a tagged sentence: ``</s>``, or with ``paper`` tokenization and a tokenizer
     that puts two separators between a pair's segments (XLM-R's, RoBERTa's) two of them, as
-    XTREME's run_tag.py passes ``sep_token_extra`` for its xlmr and roberta model types."""
+    XTREME's run_tag.py passes ``sep_token_extra`` for its xlmr and roberta model types; a
+    decoder's, what its tokenizer puts after a sequence (mostly nothing)."""
+    if is_decoder_tokenizer(tokenizer):
+        return single_template(tokenizer)[1]
     single = [tokenizer.sep_token_id]
     if tokenization != "paper":
         return single
@@ -64,8 +72,14 @@ def tokenize_tagging(
     tag_index = {tag: index for index, tag in enumerate(task.labels)}
     empty = _empty_piece_ids(tokenizer) if label_subword == "first_nonempty" else set()
     closing = separators(tokenizer, tokenization)
+    # [CLS], or what a decoder's tokenizer puts before a sequence (<s>, <bos> or nothing)
+    opening = (
+        single_template(tokenizer)[0]
+        if is_decoder_tokenizer(tokenizer)
+        else [tokenizer.cls_token_id]
+    )
     paper = tokenization == "paper"
-    room = max_length - 1 - len(closing)  # <s> ... </s> (</s>)
+    room = max_length - len(opening) - len(closing)  # <s> ... </s> (</s>)
     features: dict[str, Any] = {
         **feature_header(tokenizer, examples, task, max_length, task.labels),
         "label_subword": label_subword,
@@ -96,8 +110,8 @@ def tokenize_tagging(
             windows.append(current)
         split_sentences += len(windows) > 1
         for words in windows:
-            input_ids = [tokenizer.cls_token_id]
-            labels = [-100]
+            input_ids = list(opening)
+            labels = [-100] * len(opening)
             positions = []
             for word in words:
                 word_pieces = pieces[word]
