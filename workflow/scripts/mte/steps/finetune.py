@@ -16,6 +16,7 @@ from mte.modelling.device import autocast_dtype, precision_label, resolve_device
 from mte.modelling.features import concat_features, load_features
 from mte.modelling.heads import load_with_new_head
 from mte.modelling.hyperparameters import HyperParameters
+from mte.modelling.lora import with_lora
 from mte.modelling.trainer import Trainer, signature
 from mte.registry import head_for
 from mte.steps.provenance import hardware
@@ -68,7 +69,11 @@ def finetune(
     torch.manual_seed(seed)
     where = resolve_device(device)
     dtype = autocast_dtype(where, precision, "training_precision")
-    model = load_with_new_head(head, model_dir, **head.label_config(train["label_names"]))
+    model = load_with_new_head(
+        head, model_dir, padding_id(train, model_dir), **head.label_config(train["label_names"])
+    )
+    if hp.uses_lora:
+        model = with_lora(model, hp.lora)
     model.to(where)
     if hp.freeze_word_embeddings:
         model.get_input_embeddings().weight.requires_grad_(False)
@@ -80,6 +85,10 @@ def finetune(
     trainer.selected_model().save_pretrained(out_dir)
     copy_tokenizer(model_dir, out_dir)
     record = _record(trainer, loop_seconds, len(dev["ids"]), model_dir, start_task)
+    if hp.uses_lora:
+        # the adapter's folder holds no model: a prediction loads this one under it
+        record["adapter_of"] = str(model_dir)
+        record["adapter_bytes"] = sum(p.stat().st_size for p in out_dir.glob("adapter_model.*"))
     write_json(out_dir / "training.json", record)
     shutil.rmtree(checkpoint_dir)
     return record

@@ -9,15 +9,24 @@ from typing import Any
 from mte.errors import MteError
 from mte.hub.models import padding_id
 from mte.modelling.device import describe, placement
-from mte.modelling.heads import auto_model_class
+from mte.modelling.heads import auto_model_class, load_with_new_head
+from mte.modelling.lora import adapter_base, is_adapter, merged
 from mte.registry import head_for
 
 log = logging.getLogger("mte")
 
 
 def load_finetuned(model_dir: str | Path, features: dict[str, Any]) -> Any:
-    """Load a fine-tuned model; its labels must be the features' labels."""
-    model = auto_model_class(head_for(features)).from_pretrained(model_dir)
+    """Load a fine-tuned model (a LoRA fine-tune's adapter: merged into the pretrained model it
+    was trained on); its labels must be the features' labels."""
+    head = head_for(features)
+    if is_adapter(model_dir):
+        base = adapter_base(model_dir)
+        labels = head.label_config(features["label_names"])
+        under_head = load_with_new_head(head, base, padding_id(features, base), **labels)
+        model = merged(under_head, model_dir)
+    else:
+        model = auto_model_class(head, model_dir).from_pretrained(model_dir)
     model_labels = [model.config.id2label[i] for i in range(model.config.num_labels)]
     if features["label_names"] and model_labels != list(features["label_names"]):
         raise MteError(

@@ -26,8 +26,10 @@ from typing import Any, ClassVar
 import torch
 
 from mte.errors import InputError, MteError
+from mte.hub.decoders import is_decoder_config, is_decoder_model_type, model_type_of
 from mte.io import read_json, write_json
 from mte.modelling.batching import pad_rows
+from mte.modelling.embeddings import last_token
 from mte.modelling.heads import Head
 from mte.text import whitespace_words
 
@@ -185,8 +187,12 @@ class DualEncoderModel(torch.nn.Module):
     ) -> Any:
         from transformers import AutoModel
 
+        # an encoder's pooler (dense and tanh over the first token); a decoder has none and
+        # is read at its last token (mte.modelling.embeddings)
+        decoder = is_decoder_model_type(model_type_of(model_dir))
+        pooler = {} if decoder else {"add_pooling_layer": True}
         encoder, info = AutoModel.from_pretrained(
-            model_dir, add_pooling_layer=True, output_loading_info=True, **kwargs
+            model_dir, output_loading_info=True, **pooler, **kwargs
         )
         model = cls(encoder)
         if not output_loading_info:
@@ -199,9 +205,19 @@ class DualEncoderModel(torch.nn.Module):
     def get_input_embeddings(self) -> Any:
         return self.encoder.get_input_embeddings()
 
+    @property
+    def pooling(self) -> str:
+        """``pooler`` (an encoder's) or ``last`` (a decoder's last real token)."""
+        return "last" if is_decoder_config(self.config) else "pooler"
+
     def embed(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
-        """Unit vectors: the pooler output (dense and tanh over the first token)."""
-        pooled = self.encoder(input_ids=input_ids, attention_mask=attention_mask).pooler_output
+        """Unit vectors: the pooler output (dense and tanh over the first token), or a
+        decoder's last hidden state at its last real token."""
+        output = self.encoder(input_ids=input_ids, attention_mask=attention_mask)
+        if self.pooling == "last":
+            pooled = last_token(output.last_hidden_state, attention_mask)
+        else:
+            pooled = output.pooler_output
         return torch.nn.functional.normalize(pooled.float(), p=2, dim=1)
 
     def forward(
@@ -224,7 +240,7 @@ class DualEncoderModel(torch.nn.Module):
         write_json(
             out_dir / EMBEDDING_RECORD,
             {
-                "pooling": "pooler",
+                "pooling": self.pooling,
                 "prefix": "",
                 "layer": None,
                 "logit_scale": float(self.logit_scale.detach()),
