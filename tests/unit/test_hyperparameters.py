@@ -39,8 +39,14 @@ def test_fields_are_the_schemas_and_required_where_every_family_fills_them() -> 
     }
     required = {f.name for f in fields(HyperParameters) if f.default is not None}
     assert required == filled_by_all
-    # the three a config leaves absent unless it sets them
-    assert names - required == {"selection_every_steps", "keep_step", "gradient_accumulation_steps"}
+    # the five a config leaves absent unless it sets them
+    assert names - required == {
+        "selection_every_steps",
+        "keep_step",
+        "gradient_accumulation_steps",
+        "method",
+        "lora",
+    }
 
 
 BASE = {

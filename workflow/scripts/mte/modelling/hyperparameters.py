@@ -36,6 +36,10 @@ class HyperParameters:
     selection_every_steps: int | None = None
     keep_step: int | None = None
     gradient_accumulation_steps: int | None = None
+    # full (every weight trains; absent means full) or lora (mte.modelling.lora), with the
+    # ``lora:`` entry's rank, alpha, dropout and target modules
+    method: str | None = None
+    lora: dict[str, Any] | None = None
 
     @classmethod
     def from_config(cls, values: dict[str, Any], key: str = "hyperparameters") -> HyperParameters:
@@ -53,6 +57,10 @@ class HyperParameters:
                 "fine-tune called without the workflow must give it",
             )
         return cls(**values)
+
+    @property
+    def uses_lora(self) -> bool:
+        return self.method == "lora"
 
     @property
     def accumulation(self) -> int:
