@@ -47,10 +47,11 @@ test-long: $(STAMP)
 test-long-ci: $(STAMP)
 	$(BIN)/pytest -q --durations=0 $(LONG_CI)
 
-# every family end to end with the tiny models of XLM-R's and mBERT's shapes, with the checks
-# make test makes of the tiny BERT's run (about 10 minutes; out of CI for its time)
+# every family end to end with the tiny models of XLM-R's and mBERT's shapes and the decoders of
+# Llama's, Qwen2's and Gemma's (docs/decoders.md), with the checks make test makes of the tiny
+# BERT's run (about 25 minutes; out of CI for its time)
 test-shapes: $(STAMP)
-	MTE_TEST_SHAPES=tiny-xlmr,tiny-mbert $(BIN)/pytest -q -m families tests/workflow
+	MTE_TEST_SHAPES=tiny-xlmr,tiny-mbert,tiny-llama,tiny-qwen2,tiny-gemma $(BIN)/pytest -q -m families tests/workflow
 
 # the workflow on a real single-node SLURM cluster the test starts (root; installs SLURM with apt)
 test-slurm: $(STAMP)

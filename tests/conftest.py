@@ -55,6 +55,32 @@ def tiny_mbert(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+def _tiny_decoder(tmp_path_factory: pytest.TempPathFactory, shape: str) -> Path:
+    from mte.hub.tiny_models import build_tiny_model, demo_texts
+
+    out = tmp_path_factory.mktemp(f"tiny-{shape}")
+    build_tiny_model(out, demo_texts(), seed=0, shape=shape)
+    return out
+
+
+@pytest.fixture(scope="session")
+def tiny_llama(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A random 2-layer decoder of Llama 2's shape (SentencePiece-style BPE, no pad token)."""
+    return _tiny_decoder(tmp_path_factory, "llama")
+
+
+@pytest.fixture(scope="session")
+def tiny_qwen2(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A random 2-layer decoder of Qwen2's shape (byte-level BPE, nothing between a pair)."""
+    return _tiny_decoder(tmp_path_factory, "qwen2")
+
+
+@pytest.fixture(scope="session")
+def tiny_gemma(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A random 2-layer decoder of Gemma's shape (no dummy prefix, no QA class in transformers)."""
+    return _tiny_decoder(tmp_path_factory, "gemma")
+
+
 @pytest.fixture(scope="session")
 def tiny_models(tiny_model: Path, tiny_xlmr: Path, tiny_mbert: Path) -> dict[str, Path]:
     """The three tiny shapes by the model names the workflow tests give them."""

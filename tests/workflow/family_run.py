@@ -1,8 +1,9 @@
 """One tiny run of every family for the family workflow tests (test_retrieval_glue, test_tagging,
 test_qa, test_xcopa): their tasks in one config, run once a session with the tiny models that
-``SHAPES`` names (tests/conftest.py: a BERT with a unigram tokenizer, XLM-R's shape, mBERT's), so
-that every family runs end to end with each and each module checks its families for each. `make
-test` runs the BERT, `make test-shapes` the other two (``MTE_TEST_SHAPES``).
+``SHAPES`` names (tests/conftest.py: a BERT with a unigram tokenizer, XLM-R's shape, mBERT's, and
+the decoders of Llama's, Qwen2's and Gemma's), so that every family runs end to end with each and
+each module checks its families for each. `make test` runs the BERT, `make test-shapes` the
+others (``MTE_TEST_SHAPES``).
 tests/workflow/conftest.py makes ``family_run`` a fixture."""
 
 from __future__ import annotations
@@ -16,7 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.workflow.snakemake_runner import SHAPES, job_counts, model_entries, run_snakemake
+from tests.workflow.snakemake_runner import (
+    ALL_SHAPES,
+    SHAPES,
+    job_counts,
+    model_entries,
+    run_snakemake,
+)
 from tests.workflow.tiny_data import (
     write_bucc,
     write_conll_folders,
@@ -198,7 +205,7 @@ def family_run(tmp_path_factory: pytest.TempPathFactory, request: pytest.Fixture
     session, and the four modules may land on both: the first to take the lock runs it in the
     folder the workers share, the other waits and reads it (pytest-xdist's recipe for a
     session fixture that runs once)."""
-    fixtures = {"tiny": "tiny_model", "tiny-xlmr": "tiny_xlmr", "tiny-mbert": "tiny_mbert"}
+    fixtures = {"tiny": "tiny_model", **{name: name.replace("-", "_") for name in ALL_SHAPES[1:]}}
 
     def models() -> dict[str, Path]:  # built only by the process that runs the workflow
         return {name: request.getfixturevalue(fixtures[name]) for name in SHAPES}

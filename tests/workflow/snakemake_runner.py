@@ -124,15 +124,16 @@ def report_results(report: Path) -> dict[str, dict]:
     return results
 
 
-# the tiny models of tests/conftest.py's tiny_models: a BERT with a unigram tokenizer, XLM-R's
-# shape and mBERT's
-ALL_SHAPES = ("tiny", "tiny-xlmr", "tiny-mbert")
+# the tiny models of tests/conftest.py: a BERT with a unigram tokenizer, XLM-R's shape and
+# mBERT's, and three decoders (Llama's, Qwen2's and Gemma's shapes)
+ALL_SHAPES = ("tiny", "tiny-xlmr", "tiny-mbert", "tiny-llama", "tiny-qwen2", "tiny-gemma")
+DECODERS = ("tiny-llama", "tiny-qwen2", "tiny-gemma")
 SHAPES_ENV = "MTE_TEST_SHAPES"
 
 
 def shapes_to_run() -> tuple[str, ...]:
     """The tiny models the family workflow tests run with: ``MTE_TEST_SHAPES`` (comma-separated
-    names of ALL_SHAPES; ``make test-shapes`` sets the other two), else the BERT alone (`make
+    names of ALL_SHAPES; ``make test-shapes`` sets the others), else the BERT alone (`make
     test`'s time: every model job is one more process per shape)."""
     asked = os.environ.get(SHAPES_ENV, "tiny")
     names = tuple(name.strip() for name in asked.split(",") if name.strip())

@@ -10,7 +10,13 @@ import pandas as pd
 import pytest
 
 from tests.workflow.family_run import fine_tuned
-from tests.workflow.snakemake_runner import SHAPES, interval_columns, tables_dir, variant_dir
+from tests.workflow.snakemake_runner import (
+    DECODERS,
+    SHAPES,
+    interval_columns,
+    tables_dir,
+    variant_dir,
+)
 
 pytestmark = [pytest.mark.workflow, pytest.mark.families]
 
@@ -162,13 +168,15 @@ def test_lareqa_searches_one_pool_of_both_languages_and_scores_its_map(
         assert files == ["train-v1.1.json", "dev-v1.1.json", f"{language}.json"]
         assert score["metrics"]["map_at_20"] == pytest.approx(sum(values) / 3)
     assert (tables_dir(run) / "lareqa.md").is_file()
-    # the dual encoder: its pooler embeds, without the model's prefix, and its logit scale
-    # (100 at the start) was trained; the table says what embedded
+    # the dual encoder: its pooler embeds (a decoder, which has none: its last real token),
+    # without the model's prefix, and its logit scale (100 at the start) was trained; the table
+    # says what embedded
     encoder = variant_dir(run, model, "squad_retrieval") / "zero-shot/seed1/model"
     title = (tables_dir(run) / "lareqa.md").read_text().splitlines()[0]
     assert "embedded by SQuAD v1.1 (answer retrieval pairs)'s zero-shot fine-tunes" in title
     embedding = json.loads((encoder / "embedding.json").read_text())
-    assert embedding["pooling"] == "pooler" and embedding["prefix"] == ""
+    pooling = "last" if model in DECODERS else "pooler"
+    assert embedding["pooling"] == pooling and embedding["prefix"] == ""
     assert embedding["logit_scale"] != 100.0
 
 
