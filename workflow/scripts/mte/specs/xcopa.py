@@ -11,6 +11,7 @@ from mte.hub.release import Release
 from mte.specs._hub import SUPER_GLUE, XCOPA
 from mte.specs._release import released
 from mte.specs._templates import HUB_SPLITS
+from mte.tasks.prompts import Prompt
 from mte.tasks.spec import Task
 
 XCOPA_LANGUAGES = ("et", "ht", "id", "it", "qu", "sw", "ta", "th", "tr", "vi", "zh")
@@ -37,6 +38,31 @@ def copa_example(record: dict[str, Any]) -> dict[str, Any]:
 # them (f"{context} What was the {question}?" and the choice)
 COPA_INPUT = ChoiceOptions(
     first="{premise} What was the {question}?", second="{choice}", text_fields=("premise",)
+)
+
+
+def _copa_text(example: dict[str, Any]) -> str:
+    """The premise, its closing stop dropped, and the word that asks for a cause or an
+    effect."""
+    premise = example["premise"].strip().rstrip(".!?\u3002\u0964")
+    return premise + (" because" if example["question"] == "cause" else ", so")
+
+
+def _copa_choice(choice: str) -> str:
+    """A choice as the premise's continuation: its first letter in lower case."""
+    return choice[:1].lower() + choice[1:]
+
+
+# in-context transfer (docs/decoders.md): the premise continued by each choice. Our wording of
+# the COPA prompt of GPT-3 (Brown et al. 2020, section 3.6: the choice as the premise's
+# continuation) and of lm-evaluation-harness's copa and xcopa tasks ("because" /
+# "therefore"); English words for every language, as the demonstrations are English.
+COPA_PROMPT = Prompt(
+    text=_copa_text,
+    choices=lambda e: [_copa_choice(choice) for choice in e["choices"]],
+    answer=lambda e: e["label"],
+    source="this project's wording, after Brown et al. 2020 (GPT-3) section 3.6 and "
+    "lm-evaluation-harness's copa and xcopa tasks",
 )
 
 TASKS = (
@@ -102,5 +128,6 @@ TASKS = (
         parallel_test_sets=True,
         settings=("zero-shot", "translate-test"),
         reference="Ponti et al. 2020 (XCOPA); XTREME-R (Ruder et al. 2021)",
+        prompt=COPA_PROMPT,
     ),
 )

@@ -5,6 +5,25 @@ from mte.hub.release import Release
 from mte.specs._hub import XNLI
 from mte.specs._release import released
 from mte.specs._templates import NATIVE_TRAINING, pair_classification_task
+from mte.tasks.prompts import Prompt
+
+# in-context transfer (docs/decoders.md): the premise and the hypothesis, asked whether one
+# entails the other, answered yes, maybe or no. Our wording of the NLI prompts of GPT-3 (Brown
+# et al. 2020, appendix G: a question after the premise, a word per label) and of
+# lm-evaluation-harness's xnli task (a yes / also / no word per label); the same English
+# words for every language, since the demonstrations are English.
+XNLI_ANSWERS = {"entailment": "yes", "neutral": "maybe", "contradiction": "no"}
+LABELS = ("entailment", "neutral", "contradiction")
+XNLI_PROMPT = Prompt(
+    text=lambda e: (
+        f"Premise: {e['text_a']}\nHypothesis: {e['text_b']}\n"
+        "Does the premise entail the hypothesis? Answer yes, maybe or no:"
+    ),
+    choices=lambda e: [XNLI_ANSWERS[label] for label in LABELS],
+    answer=lambda e: LABELS.index(e["label"]),
+    source="this project's wording, after Brown et al. 2020 (GPT-3) appendix G and "
+    "lm-evaluation-harness's xnli task",
+)
 
 TASKS = (
     pair_classification_task(
@@ -40,6 +59,7 @@ TASKS = (
         parallel_test_sets=True,
         settings=NATIVE_TRAINING,
         reference="Conneau et al. 2018 (XNLI); XLM-R Table 1; XTREME Table 2",
+        prompt=XNLI_PROMPT,
         # XTREME's processed files; MultiNLI (the XNLI English training set); the original
         # XNLI 1.0 release with a language column
         files={

@@ -12,6 +12,7 @@ from typing import Any
 from mte.errors import ConfigError
 from mte.hub.release import Release
 from mte.hub.repos import HubRepo
+from mte.tasks.prompts import Prompt
 
 # translate-train: the English training set machine-translated into a language;
 # translate-test: a language's test set translated into English; pseudo-test: the English test
@@ -107,6 +108,8 @@ class Task:
     # languages the release has beyond the default set (XTREME-R's additions, Tatoeba's other
     # 71): a config names them, or takes every one with ``languages: all``
     more_languages: tuple[str, ...] = ()
+    # the prompt of the in-context setting (mte.tasks.prompts; None: the task has none)
+    prompt: Prompt | None = None
 
     def hub_repo(self, repo_id: str) -> HubRepo:
         """The pinned record of a repository the task reads from the hub."""

@@ -1,0 +1,161 @@
+"""In-context transfer: a decoder reads k English demonstrations and a test item, and the
+answer is the choice it finds likeliest. Nothing is trained.
+
+A choice's score is the summed log-probability of its tokens after the context. The
+length-normalised variant divides that by the choice's length in characters, as
+lm-evaluation-harness's ``acc_norm`` does. Requests are tokenised as lm-evaluation-harness
+tokenises them (``_encode_pair``):
+
+- the context's trailing spaces move to the start of the continuation;
+- the context and the context plus continuation are encoded whole, with the tokenizer's own
+  special tokens (a ``<s>`` where it adds one);
+- the continuation's tokens are those of the whole after the context's;
+- an empty context is the tokenizer's ``<s>`` (else its end-of-sequence token).
+
+So a word keeps the token boundary it has in running text. Parity with lm-evaluation-harness is
+tested to 1e-5 per example (tests/unit/test_prompting.py)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import torch
+
+from mte.modelling.batching import pad_rows
+from mte.modelling.device import model_device
+from mte.tasks.prompts import Prompt
+
+
+def demonstrations(train: Sequence[dict[str, Any]], k: int, seed: int) -> list[dict[str, Any]]:
+    """``k`` training examples drawn without replacement with the run's seed (0 allowed)."""
+    if k > len(train):
+        raise ValueError(f"{k} demonstrations asked for, the training set has {len(train)}")
+    return random.Random(seed).sample(list(train), k)
+
+
+def fewshot_context(prompt: Prompt, demos: Sequence[dict[str, Any]], example: dict) -> str:
+    """The demonstrations, each with its right answer and the few-shot delimiter, then the
+    example's text."""
+    shots = "".join(
+        prompt.text(demo)
+        + prompt.target_delimiter
+        + prompt.choices(demo)[prompt.answer(demo)]
+        + prompt.fewshot_delimiter
+        for demo in demos
+    )
+    return shots + prompt.text(example)
+
+
+def choice_requests(
+    prompt: Prompt, demos: Sequence[dict[str, Any]], example: dict
+) -> list[tuple[str, str]]:
+    """One (context, continuation) request per choice of ``example``."""
+    context = fewshot_context(prompt, demos, example)
+    return [(context, prompt.target_delimiter + choice) for choice in prompt.choices(example)]
+
+
+def _encode(tokenizer: Any, text: str) -> list[int]:
+    """The tokenizer's own encoding, special tokens included, unless the text already opens
+    with the ``<s>`` text."""
+    bos = tokenizer.bos_token
+    special = not (bos and text.startswith(bos))
+    return tokenizer(text, add_special_tokens=special)["input_ids"]
+
+
+def prefix_token_id(tokenizer: Any) -> int:
+    """What an empty context is: ``<s>``, else the end-of-sequence token."""
+    if tokenizer.bos_token_id is not None:
+        return tokenizer.bos_token_id
+    return tokenizer.eos_token_id
+
+
+def encode_request(tokenizer: Any, context: str, continuation: str) -> tuple[list[int], list[int]]:
+    """The context's and the continuation's token ids (see the module)."""
+    if context == "":
+        ids = tokenizer(continuation, add_special_tokens=False)["input_ids"]
+        prefix = prefix_token_id(tokenizer)
+        return ([prefix], ids) if ids[:1] != [prefix] else (ids[:1], ids[1:])
+    spaces = len(context) - len(context.rstrip())
+    if spaces:
+        context, continuation = context[:-spaces], context[-spaces:] + continuation
+    whole = _encode(tokenizer, context + continuation)
+    context_ids = _encode(tokenizer, context)
+    return context_ids, whole[len(context_ids) :]
+
+
+def loglikelihoods(
+    model: Any,
+    tokenizer: Any,
+    requests: Sequence[tuple[str, str]],
+    batch_size: int = 8,
+    max_length: int | None = None,
+) -> list[tuple[float, bool]]:
+    """Per request, the continuation's summed log-probability and whether every one of its
+    tokens is the model's greedy choice. A sequence longer than ``max_length`` + 1 keeps its
+    last tokens (the context is cut on the left)."""
+    max_length = max_length or getattr(model.config, "max_position_embeddings", 2048)
+    encoded = [encode_request(tokenizer, *request) for request in requests]
+    results: list[tuple[float, bool] | None] = [None] * len(encoded)
+    # longest first, so that a batch pads little
+    order = sorted(range(len(encoded)), key=lambda i: -len(encoded[i][0]) - len(encoded[i][1]))
+    device = model_device(model)
+    model.eval()
+    with torch.inference_mode():
+        for start in range(0, len(order), batch_size):
+            indices = order[start : start + batch_size]
+            rows = [(encoded[i][0] + encoded[i][1])[-(max_length + 1) :][:-1] for i in indices]
+            ids, mask = pad_rows(rows, 0)
+            logits = model(input_ids=ids.to(device), attention_mask=mask.to(device)).logits
+            logprobs = torch.log_softmax(logits.float(), dim=-1).cpu()
+            for row, index in enumerate(indices):
+                continuation = encoded[index][1]
+                end = len(rows[row])
+                scored = logprobs[row, end - len(continuation) : end]
+                targets = torch.tensor(continuation)
+                picked = scored.gather(1, targets[:, None]).squeeze(1)
+                greedy = bool((scored.argmax(dim=-1) == targets).all())
+                results[index] = (float(picked.sum()), greedy)
+    return results  # type: ignore[return-value]
+
+
+def choose(scores: Sequence[float], choices: Sequence[str]) -> tuple[int, int]:
+    """The chosen answer by summed log-likelihood, and by log-likelihood per character of the
+    choice (the first on a tie, as ``np.argmax``)."""
+    scores = np.asarray(scores, float)
+    lengths = np.array([float(len(choice)) for choice in choices])
+    return int(np.argmax(scores)), int(np.argmax(scores / lengths))
+
+
+def score_examples(
+    model: Any,
+    tokenizer: Any,
+    prompt: Prompt,
+    examples: Sequence[dict[str, Any]],
+    demos: Sequence[dict[str, Any]],
+    batch_size: int = 8,
+) -> list[dict[str, Any]]:
+    """Per example: its id, each choice's log-likelihood, the chosen answer (``label``), the
+    chosen answer by length-normalised log-likelihood (``label_norm``) and the right one."""
+    requests, spans = [], []
+    for example in examples:
+        asked = choice_requests(prompt, demos, example)
+        spans.append((len(requests), len(asked)))
+        requests += asked
+    scored = loglikelihoods(model, tokenizer, requests, batch_size)
+    records = []
+    for example, (start, count) in zip(examples, spans, strict=True):
+        values = [scored[start + i][0] for i in range(count)]
+        label, label_norm = choose(values, prompt.choices(example))
+        records.append(
+            {
+                "id": example.get("id"),
+                "loglikelihoods": values,
+                "label": label,
+                "label_norm": label_norm,
+                "gold": prompt.answer(example),
+            }
+        )
+    return records
