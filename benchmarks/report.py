@@ -162,6 +162,23 @@ def rows() -> list[tuple[dict, str, str, str, str]]:
                 "benchmarks/retrieval_scale.py",
             )
         )
+    if r := load("lora_memory"):
+        share = 100 * r["lora_trainable_parameters"] / r["parameters"]
+        found.append(
+            (
+                r,
+                f"LoRA vs full fine-tuning, {r['model']}, {r['steps']} steps of batch "
+                f"{r['batch_size']}, best of {r['rounds']} fresh processes each",
+                f"peak memory {r['lora_peak_mib']:.0f} vs {r['full_peak_mib']:.0f} MiB "
+                f"({r['peak_ratio']:.2f}x less; above loading the model, "
+                f"{r['load_only_peak_mib']:.0f} MiB: {r['training_peak_ratio']:.2f}x less); time "
+                f"per step {r['lora_seconds_per_step']:.3f} vs {r['full_seconds_per_step']:.3f} s "
+                f"({r['step_time_ratio']:.2f}x); {share:.2f}% of the parameters train; saved "
+                f"{r['lora_saved_bytes'] / 2**20:.1f} vs {r['full_saved_bytes'] / 2**20:.0f} MiB",
+                "less memory than full; a saved adapter of megabytes",
+                "benchmarks/lora_memory.py",
+            )
+        )
     return found
 
 

@@ -106,3 +106,19 @@ def test_head_modules_and_defaults() -> None:
         "dropout": 0.05,
         "target_modules": "all-linear",
     }
+
+
+def test_a_tables_note_names_the_models_fine_tuned_with_lora() -> None:
+    from mte.tables.notes import method_note
+
+    lora = {"rank": 4, "alpha": 16, "dropout": 0.05, "target_modules": ["q_proj", "v_proj"]}
+    scores = [
+        {"model": "llama", "provenance": {"training": {"lora": lora}}},
+        {"model": "llama", "provenance": {"training": {"lora": lora}}},
+        {"model": "xlmr", "provenance": {"training": {"hyperparameters": {}}}},
+    ]
+    assert method_note(scores) == (
+        "Fine-tuned with LoRA (the others every weight): llama: rank 4, alpha 16, dropout 0.05, "
+        "q_proj, v_proj."
+    )
+    assert method_note(scores[2:]) is None

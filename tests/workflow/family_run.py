@@ -121,7 +121,12 @@ def _other_tasks(data: Path) -> dict:
     files = {"source": "files", "hyperparameters": SMALL}
     return {
         "pawsx": {**german, "path": str(data / "pawsx")},
-        "sst2": {**files, "path": str(data / "glue" / "SST-2")},
+        # fine-tuned with LoRA (mte.modelling.lora): the adapter saved, merged to predict
+        "sst2": {
+            **files,
+            "path": str(data / "glue" / "SST-2"),
+            "hyperparameters": {**SMALL, "method": "lora", "lora": {"rank": 4}},
+        },
         "stsb": {**files, "path": str(data / "glue" / "STS-B")},
         "tatoeba": {"source": "files", "path": str(data / "tatoeba"), "languages": ["de"]},
         # embedded by SQuAD's zero-shot fine-tune (encoder), Tatoeba by the pretrained model

@@ -206,3 +206,26 @@ def test_mewslix_ranks_the_candidate_set_and_scores_the_reciprocal_rank(
         assert files[:2] == ["wikipedia_pairs-train.jsonl", "wikipedia_pairs-dev.jsonl"]
         assert score["provenance"]["training"]["seed"] == 1
         assert score["metrics"]["map_at_20"] == pytest.approx(sum(ranks) / 2)
+
+
+@pytest.mark.parametrize("model", SHAPES)
+def test_a_lora_fine_tune_saves_its_adapter_and_predicts_through_it(run: Path, model: str) -> None:
+    """SST-2 is fine-tuned with LoRA (family_run): its folder holds the adapter and the head,
+    not the model, and names the pretrained folder that prediction merges it into."""
+    folder = variant_dir(run, model, "sst2") / "zero-shot/seed1/model"
+    assert (folder / "adapter_model.safetensors").is_file()
+    assert not (folder / "model.safetensors").exists()
+    training = json.loads((folder / "training.json").read_text())
+    assert training["hyperparameters"]["method"] == "lora"
+    assert training["hyperparameters"]["lora"] == {"rank": 4}
+    assert Path(training["adapter_of"]) == Path("resources/models") / model
+    pretrained = (run / "resources/models" / model / "model.safetensors").stat().st_size
+    assert training["adapter_bytes"] < pretrained
+    # predicted through the merged model: one prediction per test example, scored
+    score = _score(run, model, "sst2", "en")
+    assert score["provenance"]["training"]["hyperparameters"]["method"] == "lora"
+    assert score["provenance"]["training"]["adapter_of"] == training["adapter_of"]
+    assert 0.0 <= score["metrics"]["accuracy"] <= 1.0
+    # the table's note names the method, which the row's model name does not
+    settings = "rank 4, alpha 16, dropout 0.05, all-linear"
+    assert f"{model}: {settings}" in (tables_dir(run) / "sst2.md").read_text()

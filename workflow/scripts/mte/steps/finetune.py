@@ -16,7 +16,7 @@ from mte.modelling.device import autocast_dtype, precision_label, resolve_device
 from mte.modelling.features import concat_features, load_features
 from mte.modelling.heads import load_with_new_head
 from mte.modelling.hyperparameters import HyperParameters
-from mte.modelling.lora import with_lora
+from mte.modelling.lora import lora_settings, with_lora
 from mte.modelling.trainer import Trainer, signature
 from mte.registry import head_for
 from mte.steps.provenance import hardware
@@ -87,6 +87,7 @@ def finetune(
     record = _record(trainer, loop_seconds, len(dev["ids"]), model_dir, start_task)
     if hp.uses_lora:
         # the adapter's folder holds no model: a prediction loads this one under it
+        record["lora"] = lora_settings(hp.lora)
         record["adapter_of"] = str(model_dir)
         record["adapter_bytes"] = sum(p.stat().st_size for p in out_dir.glob("adapter_model.*"))
     write_json(out_dir / "training.json", record)

@@ -91,6 +91,11 @@ def result_provenance(
         # a fine-tune that started from another task's (XCOPA after Social IQa)
         if "start_from" in record:
             training["start_from"] = record["start_from"]
+        # a LoRA fine-tune: its settings, the pretrained folder its adapter was merged into,
+        # and the adapter's size
+        for key in ("lora", "adapter_of", "adapter_bytes"):
+            if key in record:
+                training[key] = record[key]
         # the fine-tune's machine (fine-tunes written before it was recorded have none)
         training["hardware"] = record.get("hardware")
     return {

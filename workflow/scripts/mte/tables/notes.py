@@ -102,7 +102,28 @@ def data_note(
     if training and not task.train_only:
         described = "; ".join(f"{setting}: {counts}" for setting, counts in training.items())
         lines.append(f"Fine-tuning data (examples in its training and dev files): {described}.")
+    if method := method_note(scores):
+        lines.append(method)
     return warning, lines
+
+
+def method_note(scores: list[dict[str, Any]]) -> str | None:
+    """Which models were fine-tuned with LoRA, and its settings (None where every fine-tune
+    trained every weight): a row's model name alone does not say it."""
+    adapted: dict[str, str] = {}
+    for score in scores:
+        # the settings the fine-tune used, defaults filled (mte.modelling.lora)
+        lora = ((score.get("provenance") or {}).get("training") or {}).get("lora")
+        if lora and score["model"] not in adapted:
+            targets = lora["target_modules"]
+            targets = targets if isinstance(targets, str) else ", ".join(targets)
+            adapted[score["model"]] = (
+                f"rank {lora['rank']}, alpha {lora['alpha']}, dropout {lora['dropout']}, {targets}"
+            )
+    if not adapted:
+        return None
+    described = "; ".join(f"{model}: {settings}" for model, settings in adapted.items())
+    return f"Fine-tuned with LoRA (the others every weight): {described}."
 
 
 def _model_origin(model: dict[str, Any]) -> list[str]:
