@@ -102,14 +102,13 @@ def data_note(
     if training and not task.train_only:
         described = "; ".join(f"{setting}: {counts}" for setting, counts in training.items())
         lines.append(f"Fine-tuning data (examples in its training and dev files): {described}.")
-    if method := method_note(scores):
-        lines.append(method)
     return warning, lines
 
 
 def method_note(scores: list[dict[str, Any]]) -> str | None:
     """Which models were fine-tuned with LoRA, and its settings (None where every fine-tune
-    trained every weight): a row's model name alone does not say it."""
+    trained every weight): a row's model name alone does not say it, so the note goes under
+    the table in every format."""
     adapted: dict[str, str] = {}
     for score in scores:
         # the settings the fine-tune used, defaults filled (mte.modelling.lora)
