@@ -181,3 +181,57 @@ def test_the_prompts_name_their_source() -> None:
     assert XCOPA.prompt.text(copa) == "The man fell because"
     assert XCOPA.prompt.choices({**copa, "label": 0})[0] == "he slipped."
     assert json.dumps(XNLI.prompt.text(example)).count("\\n") == 2
+
+
+def test_greedy_answers_batched_equal_one_at_a_time_and_stop_at_the_line(
+    tiny_llama: Path,
+) -> None:
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    from mte.modelling.prompting import cut_at_stop, generate_answers
+
+    assert cut_at_stop("Paris\nQuestion: next", ["\n"]) == "Paris"
+    assert cut_at_stop("Paris. Then", ["\n", ". "]) == "Paris"
+    assert cut_at_stop("no stop", ["\n"]) == "no stop"
+    prompt = TASKS["xquad"].prompt
+    contexts = ["Der Zug fährt nach Berlin.", "A man plays a guitar on a busy corner.", "Hi."]
+    examples = [
+        {"context": c, "question": q, "answers": {"text": [a], "answer_start": [0]}}
+        for c, q, a in zip(
+            contexts, ["Wohin?", "Who plays?", "What?"], ["Berlin", "A man", "Hi"], strict=True
+        )
+    ]
+    demos = examples[1:2]
+    torch.manual_seed(0)
+    model = AutoModelForCausalLM.from_pretrained(tiny_llama).float()
+    tokenizer = load_tokenizer(tiny_llama)
+    batched = generate_answers(model, tokenizer, prompt, examples, demos, 8, batch_size=3)
+    one_by_one = []
+    for example in examples:
+        ids = tokenizer(fewshot_context(prompt, demos, example), return_tensors="pt")["input_ids"]
+        out = model.generate(ids, max_new_tokens=8, do_sample=False,
+                             pad_token_id=tokenizer.pad_token_id)  # fmt: skip
+        text = tokenizer.decode(out[0, ids.shape[1] :], skip_special_tokens=True)
+        one_by_one.append(cut_at_stop(text, prompt.until).strip())
+    # left padding leaves every row's continuation as it is alone
+    assert batched == one_by_one
+    # a demonstration shows its first gold answer after the delimiter
+    assert fewshot_context(prompt, demos, examples[0]).startswith(
+        "Context: A man plays a guitar on a busy corner.\nQuestion: Who plays?\nAnswer: A man\n\n"
+    )
+
+
+def test_the_other_prompts_by_hand() -> None:
+    pair = {"text_a": "Er kam.", "text_b": "Er ging.", "label": "0"}
+    pawsx = TASKS["pawsx"].prompt
+    assert pawsx.text(pair) == (
+        "Sentence 1: Er kam.\nSentence 2: Er ging.\n"
+        "Do the two sentences mean the same thing? Answer yes or no:"
+    )
+    assert pawsx.demonstration_answer(pair) == "no"
+    item = {"passage": "P.", "question": "Q?", "choices": ["a", "b", "c", "d"], "label": 2}
+    belebele = TASKS["belebele"].prompt
+    assert belebele.text(item) == "Passage: P.\nQuestion: Q?\nA. a\nB. b\nC. c\nD. d\nAnswer:"
+    assert belebele.choices(item) == ["A", "B", "C", "D"]
+    assert belebele.demonstration_answer(item) == "C"

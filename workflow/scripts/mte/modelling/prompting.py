@@ -42,7 +42,7 @@ def fewshot_context(prompt: Prompt, demos: Sequence[dict[str, Any]], example: di
     shots = "".join(
         prompt.text(demo)
         + prompt.target_delimiter
-        + prompt.choices(demo)[prompt.answer(demo)]
+        + prompt.demonstration_answer(demo)
         + prompt.fewshot_delimiter
         for demo in demos
     )
@@ -159,3 +159,57 @@ def score_examples(
             }
         )
     return records
+
+
+def cut_at_stop(text: str, until: Sequence[str]) -> str:
+    """``text`` up to the first of the stop strings (all of it where none occurs)."""
+    cut = len(text)
+    for stop in until:
+        if stop and (at := text.find(stop)) != -1:
+            cut = min(cut, at)
+    return text[:cut]
+
+
+def generate_answers(
+    model: Any,
+    tokenizer: Any,
+    prompt: Prompt,
+    examples: Sequence[dict[str, Any]],
+    demos: Sequence[dict[str, Any]],
+    max_new_tokens: int = 32,
+    batch_size: int = 8,
+) -> list[str]:
+    """Per example, the model's greedy continuation of its few-shot context, cut at the first
+    of the prompt's stop strings and stripped (what the official SQuAD and MLQA scorers then
+    read as the predicted answer). Batches are padded on the left, so that every row continues
+    from its own last token."""
+    contexts = [fewshot_context(prompt, demos, example) for example in examples]
+    encoded = [_encode(tokenizer, context) for context in contexts]
+    pad = (
+        tokenizer.pad_token_id if tokenizer.pad_token_id is not None else prefix_token_id(tokenizer)
+    )
+    answers: list[str | None] = [None] * len(contexts)
+    order = sorted(range(len(encoded)), key=lambda i: -len(encoded[i]))
+    device = model_device(model)
+    model.eval()
+    with torch.inference_mode():
+        for start in range(0, len(order), batch_size):
+            indices = order[start : start + batch_size]
+            width = max(len(encoded[i]) for i in indices)
+            ids = torch.full((len(indices), width), pad, dtype=torch.long)
+            mask = torch.zeros((len(indices), width), dtype=torch.long)
+            for row, index in enumerate(indices):
+                tokens = encoded[index]
+                ids[row, width - len(tokens) :] = torch.tensor(tokens)
+                mask[row, width - len(tokens) :] = 1
+            generated = model.generate(
+                input_ids=ids.to(device),
+                attention_mask=mask.to(device),
+                max_new_tokens=max_new_tokens,
+                do_sample=False,
+                pad_token_id=pad,
+            )
+            for row, index in enumerate(indices):
+                text = tokenizer.decode(generated[row, width:], skip_special_tokens=True)
+                answers[index] = cut_at_stop(text, prompt.until).strip()
+    return answers  # type: ignore[return-value]

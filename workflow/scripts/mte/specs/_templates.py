@@ -8,6 +8,7 @@ from typing import Any
 from mte.families.pairs import PairOptions
 from mte.families.qa import QAOptions
 from mte.families.tagging import TaggingOptions
+from mte.tasks.prompts import Prompt
 from mte.tasks.spec import Task
 
 # settings for tasks with training data in every language (XNLI's and PAWS-X's non-English
@@ -59,3 +60,17 @@ def qa_task(options: QAOptions, **fields: Any) -> Task:
         hub_splits=HUB_SPLITS,
     )
     return Task(**{**defaults, **fields})
+
+
+# in-context transfer for extractive QA (docs/decoders.md): the context and the question, the
+# answer generated greedily to the end of its line and scored by the task's official scorer.
+# Our wording of the reading-comprehension prompts of GPT-3 (Brown et al. 2020, appendix G:
+# the passage, then "Q:" and "A:") and lm-evaluation-harness's squad tasks; demonstrations show
+# their first gold answer.
+QA_PROMPT = Prompt(
+    text=lambda e: f"Context: {e['context']}\nQuestion: {e['question']}\nAnswer:",
+    target=lambda e: e["answers"]["text"][0] if e["answers"]["text"] else "",
+    until=("\n",),
+    source="this project's wording, after Brown et al. 2020 (GPT-3) appendix G and "
+    "lm-evaluation-harness's squad tasks",
+)

@@ -19,6 +19,7 @@ from mte.hub.release import Release
 from mte.specs._hub import BELEBELE
 from mte.specs._release import released
 from mte.tasks.languages import BELEBELE_CODES
+from mte.tasks.prompts import Prompt
 from mte.tasks.spec import Task
 
 ANSWER_FIELDS = ("mc_answer1", "mc_answer2", "mc_answer3", "mc_answer4")
@@ -88,6 +89,27 @@ def assembled_example(record: dict[str, Any]) -> dict[str, Any]:
 # reading-comprehension baselines its training set comes from (RACE)
 TEMPLATES = {"first": "{passage}", "second": "{question} {choice}"}
 
+LETTERS = ("A", "B", "C", "D")
+
+
+def _belebele_text(example: dict[str, Any]) -> str:
+    """The passage, the question and the four answers, lettered."""
+    answers = "\n".join(
+        f"{letter}. {choice}" for letter, choice in zip(LETTERS, example["choices"], strict=True)
+    )
+    return f"Passage: {example['passage']}\nQuestion: {example['question']}\n{answers}\nAnswer:"
+
+
+# in-context transfer (docs/decoders.md): the passage, the question and the lettered answers;
+# the model scores each letter. Our wording of the Belebele paper's five-shot prompt (Bandarkar
+# et al. 2024, section 4: passage, question, four lettered answers, the letter of the right one)
+BELEBELE_PROMPT = Prompt(
+    text=_belebele_text,
+    choices=lambda e: list(LETTERS),
+    answer=lambda e: e["label"],
+    source="this project's wording, after Bandarkar et al. 2024 (Belebele) section 4",
+)
+
 TASKS = (
     Task(
         name="belebele",
@@ -120,6 +142,7 @@ TASKS = (
             checksums="recorded at the first download (no genuine copy could be reached to pin it)",
         ),
         reference="Bandarkar et al. 2024 (Belebele)",
+        prompt=BELEBELE_PROMPT,
     ),
     Task(
         name="belebele_train",

@@ -5,6 +5,21 @@ from mte.hub.release import Release
 from mte.specs._hub import PAWSX
 from mte.specs._release import released
 from mte.specs._templates import NATIVE_TRAINING, pair_classification_task
+from mte.tasks.prompts import Prompt
+
+# in-context transfer (docs/decoders.md): two sentences, asked whether they mean the same,
+# answered no (label 0) or yes (label 1). Our wording of lm-evaluation-harness's paws-x task
+# (a "right?" question between the sentences, yes / no) as a question after both; the same
+# English words for every language, since the demonstrations are English.
+PAWSX_PROMPT = Prompt(
+    text=lambda e: (
+        f"Sentence 1: {e['text_a']}\nSentence 2: {e['text_b']}\n"
+        "Do the two sentences mean the same thing? Answer yes or no:"
+    ),
+    choices=lambda e: ["no", "yes"],
+    answer=lambda e: ("0", "1").index(e["label"]),
+    source="this project's wording, after lm-evaluation-harness's paws-x task",
+)
 
 TASKS = (
     pair_classification_task(
@@ -20,6 +35,7 @@ TASKS = (
         hub_id="google-research-datasets/paws-x",
         hub_repos=(PAWSX,),
         reference="Yang et al. 2019 (PAWS-X); XTREME Table 2",
+        prompt=PAWSX_PROMPT,
         settings=NATIVE_TRAINING,
         parallel_test_sets=True,
         # XTREME's processed TSV, else the original release's x-final/{lang}/ folders

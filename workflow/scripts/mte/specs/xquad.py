@@ -4,7 +4,7 @@ from mte.families.qa import QAOptions
 from mte.hub.release import Release
 from mte.specs._hub import XQUAD
 from mte.specs._release import released
-from mte.specs._templates import HUB_SPLITS, qa_task
+from mte.specs._templates import HUB_SPLITS, QA_PROMPT, qa_task
 
 XQUAD_LANGUAGES = ("en", "es", "de", "el", "ru", "tr", "ar", "vi", "th", "zh", "hi")
 # Romanian, released later (xquad.ro.json) and scored by XTREME-R
@@ -28,6 +28,7 @@ TASKS = (
         },
         models_of="squad",
         reference="Artetxe et al. 2020 (XQuAD); XTREME Table 2",
+        prompt=QA_PROMPT,
         files={"test": ("xquad.{lang}.json",)},
         # XTREME's download_data.sh: one file a language from the repository's master
         release=Release(
