@@ -115,3 +115,12 @@ def test_predictions_in_reduced_precision_come_back_as_fp32_on_the_cpu() -> None
             assert outputs[name].device == torch.device("cpu")
             assert outputs[name].shape[0] == len(indices)
     assert sorted(seen) == [0, 1, 2]
+
+
+def test_bf16_units_are_read_from_the_cpu_flags() -> None:
+    from mte.modelling.device import cpu_bf16_units
+
+    sapphire = "processor\t: 0\nflags\t\t: fpu avx2 avx512f avx512_bf16 amx_tile amx_bf16\n"
+    assert cpu_bf16_units(sapphire) == ["avx512_bf16", "amx_bf16"]
+    assert cpu_bf16_units("processor\t: 0\nflags\t\t: fpu avx2 fma\n") == []
+    assert cpu_bf16_units("") == []

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Iterator
 from typing import Any
 
 import torch
 
 from mte.errors import MteError
+
+log = logging.getLogger(__name__)
+# the CPU flags of bf16 arithmetic units (Linux's /proc/cpuinfo names)
+BF16_FLAGS = ("avx512_bf16", "amx_bf16")
 
 DEVICES = ("auto", "cpu", "cuda")
 PRECISIONS = ("auto", "fp32", "bf16", "fp16")
@@ -34,15 +39,24 @@ def autocast_dtype(
     """The autocast type of a job's forward passes, None for full fp32; ``key`` names the
     config key the value came from (``inference_precision``, ``training_precision``).
 
-    ``auto``: bf16 on a GPU that has it (fp16 on older ones), fp32 on a CPU (CPUs without
-    bf16 units are slower in reduced precision, not faster). Explicit ``bf16``/``fp16``
-    also apply on a CPU (autocast to bf16 there; fp16 where torch supports it)."""
+    ``auto``: bf16 on a GPU that has it (fp16 on older ones), fp32 on a CPU. CPUs without
+    bf16 units are slower in reduced precision, not faster. CPUs with them (``avx512_bf16``,
+    AMX) are faster, but bf16 changes some predictions, so ``auto`` keeps fp32 there too and
+    the log says that ``bf16`` can be chosen. Explicit ``bf16``/``fp16`` also apply on a CPU
+    (autocast to bf16 there; fp16 where torch supports it)."""
     if precision not in PRECISIONS:
         raise MteError(f"config key '{key}': {precision!r} is not one of {list(PRECISIONS)}")
     if precision == "fp32":
         return None
     if precision == "auto":
         if device.type != "cuda":
+            if units := cpu_bf16_units():
+                log.info(
+                    "this CPU has bf16 units (%s): '%s: bf16' runs faster, with predictions "
+                    "that may differ from fp32's; auto keeps fp32",
+                    ", ".join(units),
+                    key,
+                )
             return None
         return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
     return DTYPES[precision]
@@ -100,3 +114,19 @@ def describe(device: torch.device, dtype: torch.dtype | None) -> str:
     precision = precision_label(dtype)
     name = torch.cuda.get_device_name(device) if device.type == "cuda" else None
     return f"{device.type} ({name + ', ' if name else ''}{precision})"
+
+
+def cpu_bf16_units(cpuinfo: str | None = None) -> list[str]:
+    """The bf16 unit flags this CPU reports (none where /proc/cpuinfo cannot be read)."""
+    if cpuinfo is None:
+        try:
+            with open("/proc/cpuinfo", encoding="utf-8") as handle:
+                cpuinfo = handle.read()
+        except OSError:
+            return []
+    flags: set[str] = set()
+    for line in cpuinfo.splitlines():
+        name, _, value = line.partition(":")
+        if name.strip() == "flags":
+            flags.update(value.split())
+    return [flag for flag in BF16_FLAGS if flag in flags]
