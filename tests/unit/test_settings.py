@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from mte.config.queries import PER_LANGUAGE_SETTINGS, TRANSLATION_SETTINGS, evaluation_split
+from mte.config.checks import check_config
+from mte.config.queries import (
+    PER_LANGUAGE_SETTINGS,
+    TRANSLATION_SETTINGS,
+    available_settings,
+    evaluation_split,
+    model_settings,
+)
 from mte.config.queries import training_splits as splits_of
+from mte.errors import ConfigError
 from mte.tasks.settings import TRANSFER_SETTINGS, model_setting, wildcard_pattern
 from tests.unit.test_config import _with
 
@@ -22,6 +30,9 @@ def _config(**hyperparameters) -> dict:
 # what each setting trains and selects on, for the evaluation language "de"
 EXPECTED = {
     "zero-shot": {"train": [("en", "train")], "dev": [("en", "dev")]},
+    "zero-shot-lora": {"train": [("en", "train")], "dev": [("en", "dev")]},
+    # nothing trained: the English training data is where the demonstrations come from
+    "in-context": {"train": [("en", "train")], "dev": []},
     "translate-test": {"train": [("en", "train")], "dev": [("en", "dev")]},
     "translate-train": {
         "train": [("en", "train"), ("de", "translate-train")],
@@ -55,7 +66,12 @@ def test_every_setting_is_in_the_table_and_the_derived_lists_follow_it() -> None
     }
     # the two fine-tune rules: one model per language, or one for all
     assert wildcard_pattern(per_language=True) == "translate-train|in-language"
-    assert wildcard_pattern(per_language=False) == "zero-shot|translate-train-all|multilingual"
+    assert wildcard_pattern(per_language=False) == (
+        "zero-shot|zero-shot-lora|translate-train-all|multilingual"
+    )
+    # in-context fine-tunes nothing
+    assert not TRANSFER_SETTINGS["in-context"].fine_tunes
+    assert TRANSFER_SETTINGS["in-context"].prompted
 
 
 def test_dev_languages_all_applies_to_the_single_english_model_only() -> None:
@@ -76,3 +92,60 @@ def test_whose_model_predicts_and_what_it_reads() -> None:
     assert evaluation_split("xnli", "translate-test", "de", config) == "translate-test"
     assert evaluation_split("xnli", "translate-test", "en", config) == "test"
     assert evaluation_split("xnli", "translate-train", "de", config) == "test"
+
+
+def test_which_tasks_can_run_lora_and_in_context() -> None:
+    # XNLI: its data's settings, LoRA beside zero-shot, and a prompt
+    # (the translation settings are checked against the task's translations instead)
+    assert available_settings("xnli") == (
+        "zero-shot", "in-language", "multilingual", "zero-shot-lora", "in-context",
+    )  # fmt: skip
+    # MRPC: no prompt; Tatoeba: nothing fine-tuned, so no LoRA, and no prompt
+    assert available_settings("mrpc") == ("zero-shot", "zero-shot-lora")
+    assert available_settings("tatoeba") == ("zero-shot",)
+    assert "in-context" in available_settings("xquad")
+    assert "in-context" in available_settings("belebele")
+
+
+def test_a_models_settings_narrow_the_tasks() -> None:
+    config = _with(
+        tasks={"xnli": {"source": "demo", "settings": ["zero-shot", "in-context"]}},
+        models=[
+            {"name": "xlmr", "source": "tiny", "settings": ["zero-shot"]},
+            {"name": "qwen", "source": "tiny"},
+        ],
+    )
+    encoder, decoder = config["models"]
+    assert model_settings(encoder, "xnli", config) == ["zero-shot"]
+    assert model_settings(decoder, "xnli", config) == ["zero-shot", "in-context"]
+
+
+def _check(config: dict) -> ConfigError:
+    with pytest.raises(ConfigError) as caught:
+        check_config(config)
+    return caught.value
+
+
+def test_settings_a_task_or_model_cannot_run_are_config_errors() -> None:
+    error = _check(_with(tasks={"mrpc": {"source": "hub", "settings": ["in-context"]}}))
+    assert error.key == "tasks.mrpc.settings"
+    assert "MRPC has no prompt for the in-context setting" in str(error)
+    error = _check(_with(tasks={"tatoeba": {"source": "hub", "settings": ["zero-shot-lora"]}}))
+    assert "has no zero-shot fine-tune to make with LoRA" in str(error)
+    models = [{"name": "qwen", "source": "tiny", "settings": ["prompted"]}]
+    error = _check(_with(models=models))
+    assert error.key == "models.qwen.settings"
+    assert "unknown setting 'prompted'" in str(error)
+
+
+def test_zero_shot_and_zero_shot_lora_are_one_run_when_the_method_is_lora() -> None:
+    task = {
+        "source": "demo",
+        "settings": ["zero-shot", "zero-shot-lora"],
+        "hyperparameters": {"method": "lora"},
+    }
+    error = _check(_with(tasks={"xnli": task}))
+    assert error.key == "tasks.xnli.settings"
+    assert "the same run" in str(error)
+    task["hyperparameters"]["method"] = "full"
+    check_config(_with(tasks={"xnli": task}))

@@ -36,6 +36,7 @@ from mte.config.queries import (  # noqa: E402
     start_from,
     task_languages,
     task_seeds,
+    model_settings,
     task_settings,
     training_splits,
     translation_source,

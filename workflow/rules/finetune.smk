@@ -18,7 +18,7 @@ rule finetune:
         **job_resources("finetune"),
     params:
         code=code_of("finetune.py", "model"),
-        hp=lambda wc: hyperparameters(wc.task),
+        hp=lambda wc: run_hyperparameters(wc.task, wc.setting),
         # outside the output, so that a failed or killed job keeps it and a rerun resumes
         checkpoints=lambda wc: f"{run_dir(wc)}/checkpoints",
         device=config["device"],
@@ -39,6 +39,6 @@ use rule finetune as finetune_per_language with:
         setting=wildcard_pattern(per_language=True),
     params:
         code=code_of("finetune.py", "model"),
-        hp=lambda wc: hyperparameters(wc.task),
+        hp=lambda wc: run_hyperparameters(wc.task, wc.setting),
         checkpoints=lambda wc: f"{run_dir(wc)}/checkpoints/{wc.lang}",
         device=config["device"],

@@ -1,10 +1,11 @@
 # What `snakemake` builds by default: every table and figure of the configured run.
 
 
-def all_settings():
+def all_settings(model):
+    """The settings a model runs for some task."""
     return list(
         dict.fromkeys(
-            s for task in evaluated_tasks() for s in task_settings(task, config)
+            s for task in evaluated_tasks() for s in model_settings(model, task, config)
         )
     )
 
@@ -15,7 +16,7 @@ def published_plots():
         plot_path(f"{m['name']}/{task}_{setting}_vs_published", RUN)
         for m in config["models"]
         for task in evaluated_tasks()
-        for setting in task_settings(task, config)
+        for setting in model_settings(m, task, config)
         if find_reference(
             references(), m["name"], task, setting, get_task(task).primary_metric
         )
@@ -50,10 +51,18 @@ def all_plots():
     heatmaps = [
         plot_path(f"{m['name']}/heatmap_{setting}", RUN)
         for m in config["models"]
-        for setting in all_settings()
+        for setting in all_settings(m)
+    ]
+    # a task with its training language and another: its gaps per language and setting
+    language_gaps = [
+        plot_path(f"{task}_gaps_per_language", RUN)
+        for task in evaluated_tasks()
+        if train_language(task) in task_languages(task, config)
+        and len(task_languages(task, config)) > 1
     ]
     return [
         *heatmaps,
+        *language_gaps,
         plot_path("transfer_gaps", RUN),
         *published_plots(),
         *all_training_plots(),

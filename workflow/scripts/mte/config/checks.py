@@ -13,6 +13,7 @@ from mte.config.queries import (
     PRETRAINED,
     SETTINGS,
     TRANSLATION_SETTINGS,
+    available_settings,
     dual_encoder_tasks,
     models_of,
     needed_splits,
@@ -96,6 +97,12 @@ def _check_models(models: list[dict[str, Any]]) -> None:
             raise ConfigError("models", f"model name '{name}' is used {count} times")
     for model in models:
         key = f"models.{model['name']}"
+        for setting in model.get("settings") or ():
+            if setting not in SETTINGS:
+                raise ConfigError(
+                    f"{key}.settings",
+                    f"unknown setting '{setting}' (known: {', '.join(SETTINGS)})",
+                )
         required = {"hub": "id", "local": "path"}.get(model["source"])
         if required and not model.get(required):
             raise ConfigError(f"{key}.{required}", f"source '{model['source']}' needs '{required}'")
@@ -263,12 +270,29 @@ def _check_settings(task: Any, config: dict[str, Any]) -> None:
             )
         if setting in TRANSLATION_SETTINGS:
             _check_translations(task, task_cfg, key, settings_key, setting)
-        elif setting not in task.settings:
-            raise ConfigError(
-                settings_key,
-                f"{task.title} has no data for setting '{setting}' (it has: "
-                f"{', '.join(task.settings)}); give the task its own 'settings' list",
-            )
+        elif setting not in available_settings(task.name):
+            raise ConfigError(settings_key, _unavailable(task, setting))
+    owner = models_of(task.name, config) or task.name
+    method = (config["tasks"].get(owner, {}).get("hyperparameters") or {}).get("method")
+    both = {"zero-shot", "zero-shot-lora"} <= set(task_settings(task.name, config))
+    if method == "lora" and both:
+        raise ConfigError(
+            settings_key,
+            f"zero-shot and zero-shot-lora are the same run when tasks.{owner}.hyperparameters."
+            "method is lora: keep one, or set the method to full",
+        )
+
+
+def _unavailable(task: Any, setting: str) -> str:
+    """Why a task cannot run a setting, and what it can run."""
+    can = f"(it can run: {', '.join(available_settings(task.name))})"
+    if setting == "in-context":
+        why = f"{task.title} has no prompt for the in-context setting (its spec names none)"
+    elif setting == "zero-shot-lora":
+        why = f"{task.title} has no zero-shot fine-tune to make with LoRA"
+    else:
+        why = f"{task.title} has no data for setting '{setting}'"
+    return f"{why} {can}; give the task its own 'settings' list"
 
 
 def _check_source(task: Any, config: dict[str, Any]) -> str | None:

@@ -55,6 +55,26 @@ def task_settings(task_name: str, config: dict[str, Any]) -> list[str]:
     return list(config["tasks"][task_name].get("settings") or config["settings"])
 
 
+def available_settings(task_name: str) -> tuple[str, ...]:
+    """The settings a task can run: those its data allows (the spec's ``settings``), zero-shot
+    with LoRA wherever zero-shot fine-tunes, and in-context transfer where its spec has a
+    prompt."""
+    task = get_task(task_name)
+    names = list(task.settings)
+    if "zero-shot" in names and not retrieves(task):
+        names.append("zero-shot-lora")
+    if task.prompt is not None:
+        names.append("in-context")
+    return tuple(names)
+
+
+def model_settings(model: dict[str, Any], task_name: str, config: dict[str, Any]) -> list[str]:
+    """The settings one configured model runs for a task: the task's, less those the model's
+    own ``settings`` list leaves out (an encoder is not prompted: in-context needs a decoder)."""
+    chosen = model.get("settings")
+    return [s for s in task_settings(task_name, config) if not chosen or s in chosen]
+
+
 def task_seeds(task_name: str, config: dict[str, Any]) -> list[int]:
     """The fine-tuning seeds of a task: its own ``seeds`` list, else the global one (the XLM-R
     paper's XNLI figures are means over five seeds; its other tables name no count)."""
@@ -94,6 +114,7 @@ def training_splits(
     chosen = {"english": [english], "own": [language], "all": languages}
     # the XLM-R paper's single models select on the joint dev set of all languages
     chosen["dev_languages"] = languages if hp.get("dev_languages") == "all" else [english]
+    chosen[""] = []
     train = [(lang, "train") for lang in chosen[setting.trains_on]]
     if setting.translated_training:
         targets = chosen[setting.translated_training]

@@ -19,8 +19,9 @@ class TransferSetting:
     # machine translations of the English training data added to it: "" none, "own" into the
     # evaluation language, "all" into every evaluated language
     translated_training: str = ""
-    # the dev data that selects the epoch: "english", "own", "all", or "dev_languages" (the
-    # task's option: English, or every language as the XLM-R paper's single models select)
+    # the dev data that selects the epoch: "english", "own", "all", "dev_languages" (the
+    # task's option: English, or every language as the XLM-R paper's single models select),
+    # or "" none (in-context: nothing is trained)
     selects_on: str = "dev_languages"
     # predicts each non-English test set machine-translated into English
     translated_test: bool = False
@@ -29,10 +30,18 @@ class TransferSetting:
     # the zero-shot one)
     reuses: str = ""
     training_language_reuses: str = ""
+    # how the model learns the task: "" the task's hyper-parameters say (method: full or lora),
+    # "lora" a LoRA fine-tune whatever they say, "prompted" not at all (in-context transfer:
+    # English demonstrations drawn from the training data, then the test item)
+    method: str = ""
 
     @property
     def fine_tunes(self) -> bool:
-        return not self.reuses
+        return not self.reuses and not self.prompted
+
+    @property
+    def prompted(self) -> bool:
+        return self.method == "prompted"
 
     @property
     def translation(self) -> str:
@@ -48,6 +57,17 @@ TRANSFER_SETTINGS = {
         TransferSetting(
             "zero-shot", "train on English, test every language", per_language=False,
             trains_on="english",
+        ),
+        TransferSetting(
+            "zero-shot-lora", "zero-shot with a LoRA fine-tune (rank, alpha, dropout and target "
+            "modules: the task's hyper-parameter 'lora')", per_language=False,
+            trains_on="english", method="lora",
+        ),
+        TransferSetting(
+            "in-context",
+            "nothing trained: k English training examples as demonstrations, then the test item "
+            "(a decoder's log-likelihood of each answer, or its greedy answer)",
+            per_language=False, trains_on="english", selects_on="", method="prompted",
         ),
         TransferSetting(
             "translate-train",
