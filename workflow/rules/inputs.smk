@@ -17,6 +17,14 @@ def hyperparameters(task):
     return task_config(model_task(task))["hyperparameters"]
 
 
+def run_hyperparameters(task, setting):
+    """A fine-tune's hyper-parameters: the task's, with LoRA where the setting asks for it
+    (zero-shot-lora; its rank, alpha, dropout and modules: the task's ``lora``)."""
+    if TRANSFER_SETTINGS[setting].method == "lora":
+        return {**hyperparameters(task), "method": "lora"}
+    return hyperparameters(task)
+
+
 def train_language(task):
     return get_task(task).train_language
 
@@ -37,6 +45,12 @@ def is_retrieval(task):
 RETRIEVAL_TASKS = [name for name in TASKS if is_retrieval(name)]
 POOLED_TASKS = [name for name in TASKS if pools(get_task(name))]
 FINETUNED_TASKS = [name for name in TASKS if not is_retrieval(name)]
+# the tasks a decoder can answer in context (their specs have a prompt)
+PROMPTED_TASKS = [name for name in TASKS if get_task(name).prompt is not None]
+# the settings whose predictions come from a model (fine-tuned, or the pretrained one
+# prompted): the predict and prompt rules' setting wildcards
+FINETUNED_SETTINGS = "|".join(n for n, s in TRANSFER_SETTINGS.items() if not s.prompted)
+PROMPTED_SETTINGS = "|".join(n for n, s in TRANSFER_SETTINGS.items() if s.prompted)
 
 
 def evaluated_tasks():
@@ -174,6 +188,8 @@ def get_finetuned_model(wc):
     """
     if is_retrieval(wc.task):
         return get_retrieval_model(wc)
+    if TRANSFER_SETTINGS[wc.setting].prompted:
+        return MODEL.format(model=wc.model)
     task = model_task(wc.task)
     setting = model_setting(wc.setting, wc.lang, train_language(task))
     if TRANSFER_SETTINGS[setting].per_language:
@@ -181,6 +197,13 @@ def get_finetuned_model(wc):
             FINETUNED_PER_LANGUAGE, wc.model, task, setting, wc.seed, lang=wc.lang
         )
     return run_path(FINETUNED, wc.model, task, setting, wc.seed)
+
+
+def get_demonstration_data(wc):
+    """The in-context setting's demonstrations: the English training data of the task whose
+    fine-tunes the task would use (XQuAD: SQuAD's)."""
+    task = model_task(wc.task)
+    return data_path(task, train_language(task), "train")
 
 
 def get_retrieval_model(wc):
@@ -307,7 +330,7 @@ def task_scores(task):
     return [
         scores_path(m["name"], task, setting, seed, lang)
         for m in config["models"]
-        for setting in task_settings(task, config)
+        for setting in model_settings(m, task, config)
         for seed in task_seeds(task, config)
         for lang in task_languages(task, config)
     ]
@@ -334,7 +357,8 @@ def all_training_plots():
         for task in evaluated_tasks()
         if not is_retrieval(task)
         for m in config["models"]
-        for setting in task_settings(task, config)
+        for setting in model_settings(m, task, config)
+        if not TRANSFER_SETTINGS[setting].prompted
         for seed in task_seeds(task, config)
         for lang in task_languages(task, config)
     ]
@@ -380,7 +404,7 @@ def get_model_setting_scores(wc):
     return [
         path
         for task in evaluated_tasks()
-        if wc.setting in task_settings(task, config)
+        if wc.setting in model_settings(model_entry(wc.model), task, config)
         for path in model_task_scores(wc.model, task, wc.setting)
     ]
 

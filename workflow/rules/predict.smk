@@ -11,6 +11,7 @@ rule predict:
         benchmark_path("predict", RUN_LANGUAGE_JOB)
     wildcard_constraints:
         task="|".join(FINETUNED_TASKS),
+        setting=FINETUNED_SETTINGS,
     conda:
         "../../envs/mte.yaml"
     threads: config["threads"]["predict"]
@@ -23,6 +24,37 @@ rule predict:
         precision=config["inference_precision"],
     script:
         "../scripts/predict.py"
+
+
+# the in-context setting: the pretrained decoder reads k English demonstrations (drawn from the
+# training data with the run's seed) and each test item; nothing is trained
+rule prompt:
+    input:
+        model=MODEL,
+        demonstrations=get_demonstration_data,
+        test=get_evaluated_gold,
+    output:
+        PREDICTIONS,
+        machine=PREDICTION_MACHINE,
+    log:
+        log_path("prompt", RUN_LANGUAGE_JOB),
+    benchmark:
+        benchmark_path("prompt", RUN_LANGUAGE_JOB)
+    wildcard_constraints:
+        task="|".join(PROMPTED_TASKS),
+        setting=PROMPTED_SETTINGS,
+    conda:
+        "../../envs/mte.yaml"
+    threads: config["threads"]["predict"]
+    resources:
+        **job_resources("predict"),
+    params:
+        code=code_of("prompt.py", "none"),
+        options=config["in_context"],
+        device=config["device"],
+        precision=config["inference_precision"],
+    script:
+        "../scripts/prompt.py"
 
 
 # LAReQA: the pool of every configured language's answers, embedded once per model and seed

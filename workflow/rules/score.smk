@@ -18,3 +18,7 @@ use rule light_step as score with:
         **light_script("score.py", "score"),
         split=evaluated_split,
         statistics=score_statistics(),
+        # the in-context setting's demonstrations (None for the others: no rerun when they change)
+        in_context=lambda wc: (
+            config["in_context"] if TRANSFER_SETTINGS[wc.setting].prompted else None
+        ),

@@ -27,6 +27,12 @@ with rule_logging(snakemake) as log:
         code=snakemake.params.code,
         predicted_on=inp.machine,
     )
+    if snakemake.params.in_context:
+        # what the in-context setting showed the model: k demonstrations drawn with the seed
+        record["provenance"]["in_context"] = {
+            **snakemake.params.in_context,
+            "prompt_source": task.prompt.source,
+        }
     # the per-example predictions behind the score (their format: docs/outputs.md)
     record["predictions"] = str(inp.predictions)
     write_json(snakemake.output[0], record)

@@ -20,11 +20,16 @@ def score_files(
     language: str,
     dev_gold_path: str | Path | None = None,
     eval_split: str = "test",
+    answer_field: str = "label",
 ) -> dict[str, Any]:
     """Read a predictions file and its gold file, and score them with the task's family
-    (BUCC also reads the dev split, whose gold sets the threshold)."""
+    (BUCC also reads the dev split, whose gold sets the threshold). ``answer_field``: the
+    records' field read as the predicted label (in-context predictions also have
+    ``label_norm``, the choice by length-normalised log-likelihood)."""
     family = family_of(task)
     predictions, gold = read_jsonl(predictions_path), read_jsonl(gold_path)
+    if answer_field != "label":
+        predictions = [{**p, "label": p.get(answer_field)} for p in predictions]
     paths: dict[str, Any] = {
         "predictions": predictions_path,
         "gold": gold_path,
@@ -57,18 +62,20 @@ def score_record(
         task, predictions_path, gold_path, language, dev_gold_path=dev_gold_path, eval_split=split
     )
     stats = result.pop("example_stats", None)
-    interval = None
-    if stats is not None:
-        seed = resample_seed(task.parallel_test_sets, statistics["seed"], language)
-        kind = family_of(task).sufficient_statistics(task)
-        interval = interval_record(
-            kind,
-            task.primary_metric,
-            stats,
-            statistics["resamples"],
-            seed,
-            statistics["confidence"],
-        )
+    interval = _interval(task, stats, language, statistics)
+    more = {}
+    if _has_length_normalised(predictions_path):
+        # lm-evaluation-harness's acc_norm beside acc: the same items, the choice by
+        # log-likelihood per character
+        normalised = score_files(
+            task, predictions_path, gold_path, language, eval_split=split,
+            answer_field="label_norm",
+        )  # fmt: skip
+        normalised_stats = normalised.pop("example_stats", None)
+        more["length_normalised"] = {
+            "metrics": normalised["metrics"],
+            "interval": _interval(task, normalised_stats, language, statistics),
+        }
     return {
         "task": task.name,
         "language": language,
@@ -80,4 +87,29 @@ def score_record(
         "interval": interval,
         # per test example, in gold order: what paired significance tests resample
         "example_stats": None if stats is None else stats.tolist(),
+        **more,
     }
+
+
+def _interval(
+    task: Task, stats: Any, language: str, statistics: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The bootstrap interval of the primary metric from per-example statistics."""
+    if stats is None:
+        return None
+    seed = resample_seed(task.parallel_test_sets, statistics["seed"], language)
+    kind = family_of(task).sufficient_statistics(task)
+    return interval_record(
+        kind,
+        task.primary_metric,
+        stats,
+        statistics["resamples"],
+        seed,
+        statistics["confidence"],
+    )
+
+
+def _has_length_normalised(predictions_path: str | Path) -> bool:
+    """In-context predictions of a choice task: every record has ``label_norm``."""
+    records = read_jsonl(predictions_path)
+    return bool(records) and all("label_norm" in record for record in records)
