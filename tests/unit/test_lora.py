@@ -118,7 +118,7 @@ def test_a_tables_note_names_the_models_fine_tuned_with_lora() -> None:
         {"model": "xlmr", "provenance": {"training": {"hyperparameters": {}}}},
     ]
     assert method_note(scores) == (
-        "Fine-tuned with LoRA (the others every weight): llama: rank 4, alpha 16, dropout 0.05, "
-        "q_proj, v_proj."
+        "Fine-tuned with LoRA (the other fine-tunes every weight): llama: rank 4, alpha 16, "
+        "dropout 0.05, q_proj, v_proj."
     )
     assert method_note(scores[2:]) is None

@@ -38,6 +38,28 @@ use rule light_step as plot_transfer_gaps with:
         **light_script("plot.py"),
 
 
+# one task's gap per language, a bar per model and setting: fine-tuned whole, with LoRA and in
+# context compared language by language
+use rule light_step as plot_language_gaps with:
+    input:
+        scores=get_task_scores,
+    output:
+        report(
+            plot_path("{task}_gaps_per_language"),
+            caption="../report/language_gaps.rst",
+            category="Figures",
+            subcategory="All models",
+            labels=lambda wc: {"figure": f"transfer gap per language, {wc.task}"},
+        ),
+    log:
+        log_path("plots", "{run}/{task}_gaps_per_language"),
+    benchmark:
+        benchmark_path("plots", "{run}/{task}_gaps_per_language")
+    localrule: runs_locally("light")
+    params:
+        **light_script("plot.py"),
+
+
 use rule light_step as plot_against_published with:
     input:
         scores=get_model_task_scores,

@@ -5,7 +5,7 @@ from mte.config.queries import retrieval_encoder
 from mte.io import read_json, write_json, write_text
 from mte.registry import family_of, get_task
 from mte.runtime.logs import rule_logging
-from mte.tables.notes import data_note, label_demo, method_note
+from mte.tables.notes import data_note, in_context_note, label_demo, method_note
 from mte.tables.published_rows import with_references
 from mte.tables.references import load_references
 from mte.tables.render import html, latex, markdown, pair_matrix_document, task_document
@@ -33,8 +33,10 @@ with rule_logging(snakemake) as log:
     references = load_references(snakemake.input.references)
     table = with_references(table, references, task.name, languages, metrics, task.languages)
     document = task_document(table, languages, title, second, marks)
-    if method := method_note(scores):  # LoRA: the row's model name does not say it
-        document.notes.append(method)
+    # LoRA and prompting: the row's model and setting names do not say all of it
+    for note in (method_note(scores), in_context_note(scores, task.primary_metric)):
+        if note:
+            document.notes.append(note)
     printed = document
     if task.table_layout == "pair_matrix":  # G-XLT: contexts x questions, per model
         printed = pair_matrix_document(table[table["row"] == "ours"], languages, title)

@@ -8,6 +8,7 @@ from mte.runtime.logs import rule_logging
 from mte.steps.plots import (
     plot_against_reference,
     plot_heatmap,
+    plot_language_gaps,
     plot_training_curves,
     plot_transfer_gaps,
 )
@@ -23,6 +24,8 @@ with rule_logging(snakemake) as log:
     elif snakemake.rule == "plot_heatmap":
         scores = [read_json(path) for path in snakemake.input.scores]
         plot_heatmap(scores, wc.model, wc.setting, out)
+    elif snakemake.rule == "plot_language_gaps":
+        plot_language_gaps([read_json(path) for path in snakemake.input.scores], out)
     elif snakemake.rule == "plot_transfer_gaps":
         plot_transfer_gaps([read_json(path) for path in snakemake.input.scores], out)
     else:

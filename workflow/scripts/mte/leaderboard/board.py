@@ -18,7 +18,7 @@ from mte.stats.statistics import (
     paired_randomization_weighted,
     percentile_interval,
 )
-from mte.tables.notes import demo_warning, on_demo_data
+from mte.tables.notes import demo_warning, on_demo_data, score_method
 from mte.tables.published_rows import OURS, PUBLISHED
 from mte.tasks.spec import Suite
 
@@ -36,6 +36,8 @@ class Row:
     label: str
     run: str = ""
     seeds: str = ""
+    # how the model learned the tasks (full fine-tune, LoRA, in context; mte.tables.notes)
+    method: str = ""
     provenance: str = ""
     sources: dict[str, str] = field(default_factory=dict)
     cells: dict[tuple[str, str], LanguageCell] = field(default_factory=dict)
@@ -118,6 +120,7 @@ def ours_rows(runs: Sequence[Run]) -> list[Row]:
                 label=model,
                 run=label,
                 seeds=" ".join(sorted({str(s["seed"]) for s in scores}, key=_seed_order)),
+                method=", ".join(sorted({score_method(s) for s in scores})),
                 provenance=str(run.folder / "provenance.html"),
             )
             by_cell: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -292,6 +295,7 @@ class Leaderboard:
                 "label": row.label,
                 "model": row.model,
                 "setting": row.setting,
+                "method": row.method,
                 "run": row.run,
                 "seeds": row.seeds,
             }

@@ -74,12 +74,16 @@ LEADERBOARD_STYLE = """
 def leaderboard_html(board: Leaderboard, out_dir: Path) -> str:
     """The sortable page: a header cell per column (a click sorts), our rows and the published
     rows, each of ours linking to its run's provenance page (relative to ``out_dir``)."""
-    names = ["label", "setting", "run", "seeds", *(c.name for c in board.columns), "provenance"]
-    kinds = ["text"] * 4 + ["number"] * len(board.columns) + ["text"]
+    names = [
+        "label", "setting", "method", "run", "seeds", *(c.name for c in board.columns),
+        "provenance",
+    ]  # fmt: skip
+    kinds = ["text"] * 5 + ["number"] * len(board.columns) + ["text"]
     grid = Grid(
         header=[
             "model",
             "setting",
+            "method",
             "run",
             "seeds",
             *(c.title for c in board.columns),
@@ -105,7 +109,7 @@ def _row_cells(row: Row, values: dict[str, Value], board: Leaderboard, out_dir: 
     label = f"{row.label} [demo data]" if row.demo else row.label
     cells = [
         Cell(label, sort_value=label, title=row.model),
-        *(Cell(text, sort_value=text) for text in (row.setting, row.run, row.seeds)),
+        *(Cell(text, sort_value=text) for text in (row.setting, row.method, row.run, row.seeds)),
     ]
     cells += [_value_cell(values.get(column.name), board.alpha) for column in board.columns]
     if row.kind == OURS:

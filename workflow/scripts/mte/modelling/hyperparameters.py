@@ -63,6 +63,15 @@ class HyperParameters:
         return self.method == "lora"
 
     @property
+    def peak_learning_rate(self) -> float:
+        """The learning rate a fine-tune trains at: a LoRA fine-tune's own ``lora.learning_rate``
+        where it has one (adapters usually train at a higher rate than whole models), else
+        ``learning_rate``."""
+        if self.uses_lora and (self.lora or {}).get("learning_rate") is not None:
+            return float(self.lora["learning_rate"])
+        return self.learning_rate
+
+    @property
     def accumulation(self) -> int:
         """Batches per optimiser step (the schema's "absent - 1")."""
         return self.gradient_accumulation_steps or 1

@@ -116,7 +116,7 @@ class Trainer:
         # the fused kernel updates all parameters in one pass: on a CPU twice as fast a step as
         # the per-tensor loop when the 96M-parameter embedding matrix trains (Trainer's default)
         self.optimizer = torch.optim.AdamW(
-            parameter_groups(model, hp.weight_decay), lr=hp.learning_rate, fused=True
+            parameter_groups(model, hp.weight_decay), lr=hp.peak_learning_rate, fused=True
         )
         self.n_train, self.batch_size = len(train["input_ids"]), hp.batch_size
         self.accumulation = hp.accumulation

@@ -175,13 +175,17 @@ def plot_language_bars(scores: list[dict[str, Any]], title: str, path: str | Pat
 
 
 def gap_interval(
-    scores: list[dict[str, Any]], english: str, confidence: float = 0.95
+    scores: list[dict[str, Any]],
+    english: str,
+    confidence: float = 0.95,
+    language: str | None = None,
 ) -> tuple[float, float] | None:
     """A percentile interval of the transfer gap from the languages' bootstrap replicates: the
-    gap of replicate i of every language. For parallel test sets (XNLI, PAWS-X, XQuAD) replicate
-    i of every language resamples the same items, so the gap is resampled by item; other tasks'
-    languages are resampled independently, as their test sets are. None without replicates of
-    every language (several seeds, QA's two-metric cells, no interval computed)."""
+    gap of replicate i of every language (``language``: of that language alone). For parallel
+    test sets (XNLI, PAWS-X, XQuAD) replicate i of every language resamples the same items, so
+    the gap is resampled by item; other tasks' languages are resampled independently, as their
+    test sets are. None without replicates of every language (several seeds, QA's two-metric
+    cells, no interval computed)."""
     import numpy as np
 
     replicates = {}
@@ -197,13 +201,81 @@ def gap_interval(
             return None
         replicates[s["language"]] = np.asarray(interval["replicates"], dtype=float)
         confidence = interval.get("confidence", confidence)
-    others = [r for lang, r in replicates.items() if lang != english]
+    others = [r for lang, r in replicates.items() if lang != english and language in (None, lang)]
     if english not in replicates or not others:
         return None
     size = min(len(r) for r in replicates.values())
     gaps = 100.0 * (replicates[english][:size] - np.mean([r[:size] for r in others], axis=0))
     tail = 100.0 * (1 - confidence) / 2
     return float(np.percentile(gaps, tail)), float(np.percentile(gaps, 100.0 - tail))
+
+
+def language_gaps(
+    scores: list[dict[str, Any]],
+) -> tuple[pd.DataFrame, dict[str, dict[str, tuple[float, float]]]]:
+    """One task's gap per language: the training language's score minus the language's (mean
+    over seeds, points), languages x series (model, setting), and each cell's whisker lengths
+    (below, above) from :func:`gap_interval` (none: 0, 0)."""
+    gaps: dict[str, dict[str, float]] = {}
+    whiskers: dict[str, dict[str, tuple[float, float]]] = {}
+    for (model, setting), members in _by_series(scores).items():
+        series = f"{model}, {setting}"
+        english = get_task(members[0]["task"]).train_language
+        means = (
+            pd.DataFrame([{"language": s["language"], "value": language_score(s)} for s in members])
+            .groupby("language", sort=False)["value"]
+            .mean()
+        )
+        if english not in means.index:
+            continue
+        for language, value in means.items():
+            if language == english:
+                continue
+            gap = means[english] - value
+            gaps.setdefault(series, {})[language] = gap
+            interval = gap_interval(members, english, language=language)
+            low, high = interval if interval else (gap, gap)
+            whiskers.setdefault(series, {})[language] = (gap - low, high - gap)
+    return pd.DataFrame(gaps), whiskers
+
+
+def _by_series(scores: list[dict[str, Any]]) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    series: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for score in scores:
+        series.setdefault((score["model"], score["setting"]), []).append(score)
+    return series
+
+
+def plot_language_gaps(scores: list[dict[str, Any]], path: str | Path) -> None:
+    """Bars: one task's transfer gap per language (its training language's score minus the
+    language's), one bar per model and setting, so that the settings (fine-tuned whole, with
+    LoRA, in context) are compared language by language; whiskers as the task gaps'."""
+    plt = _pyplot()
+    table, whiskers = language_gaps(scores)
+    task = get_task(scores[0]["task"]) if scores else None
+    fig, ax = plt.subplots(figsize=(max(4.5, 0.9 * max(len(table.index), 1) + 2.5), 3.5))
+    if table.empty:
+        ax.text(0.5, 0.5, "no score in the training language and another", ha="center",
+                va="center")  # fmt: skip
+        ax.set_axis_off()
+    else:
+        errors = [
+            [
+                [whiskers[series].get(language, (0.0, 0.0))[end] for language in table.index]
+                for end in (0, 1)
+            ]
+            for series in table.columns
+        ]
+        table.plot.bar(ax=ax, rot=0, yerr=errors, capsize=2, error_kw={"linewidth": 0.7})
+        ax.axhline(0, color="black", linewidth=0.8)
+        ax.set_ylabel(f"{task.train_language} minus the language (points)")
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    title = task.title if task else ""
+    ax.set_title(f"{title}: transfer gap per language and setting (whiskers: 95% bootstrap "
+                 "interval)", fontsize=9)  # fmt: skip
+    _label_demo(fig, scores)
+    _save(fig, path)
+    plt.close(fig)
 
 
 def plot_transfer_gaps(scores: list[dict[str, Any]], path: str | Path) -> None:

@@ -106,23 +106,80 @@ def data_note(
 
 
 def method_note(scores: list[dict[str, Any]]) -> str | None:
-    """Which models were fine-tuned with LoRA, and its settings (None where every fine-tune
-    trained every weight): a row's model name alone does not say it, so the note goes under
-    the table in every format."""
-    adapted: dict[str, str] = {}
+    """Which rows were fine-tuned with LoRA, and its settings (None where every fine-tune
+    trained every weight): a row's model and setting names alone do not say it, so the note
+    goes under the table in every format."""
+    adapted: dict[tuple[str, str], str] = {}
     for score in scores:
         # the settings the fine-tune used, defaults filled (mte.modelling.lora)
         lora = ((score.get("provenance") or {}).get("training") or {}).get("lora")
-        if lora and score["model"] not in adapted:
+        row = (score["model"], score.get("setting", ""))
+        if lora and row not in adapted:
             targets = lora["target_modules"]
             targets = targets if isinstance(targets, str) else ", ".join(targets)
-            adapted[score["model"]] = (
+            adapted[row] = (
                 f"rank {lora['rank']}, alpha {lora['alpha']}, dropout {lora['dropout']}, {targets}"
             )
+            if lora.get("learning_rate") is not None:
+                adapted[row] += f", learning rate {lora['learning_rate']:g}"
     if not adapted:
         return None
-    described = "; ".join(f"{model}: {settings}" for model, settings in adapted.items())
-    return f"Fine-tuned with LoRA (the others every weight): {described}."
+    described = "; ".join(f"{_row_name(row)}: {settings}" for row, settings in adapted.items())
+    return f"Fine-tuned with LoRA (the other fine-tunes every weight): {described}."
+
+
+def _row_name(row: tuple[str, str]) -> str:
+    """A table row's name: its model and setting."""
+    model, setting = row
+    return f"{model}, {setting}" if setting else model
+
+
+def score_method(score: dict[str, Any]) -> str:
+    """How a score's model learned the task, in a few words: "in context, k-shot", "LoRA r8",
+    "full fine-tune", or "pretrained" (a retrieval task's encoder, nothing fine-tuned)."""
+    provenance = score.get("provenance") or {}
+    if provenance.get("in_context"):
+        return f"in context, {provenance['in_context']['shots']}-shot"
+    training = provenance.get("training")
+    if not training:
+        return "pretrained"
+    lora = training.get("lora")
+    return f"LoRA r{lora['rank']}" if lora else "full fine-tune"
+
+
+def in_context_note(scores: list[dict[str, Any]], metric: str) -> str | None:
+    """How the in-context rows were made (the demonstrations, the prompt's source) and their
+    length-normalised figure (lm-evaluation-harness's acc_norm: the choice by log-likelihood per
+    character), the language average of ``metric`` in percent; None without such rows."""
+    prompted: dict[str, dict[str, Any]] = {}
+    normalised: dict[str, list[float]] = {}
+    for score in scores:
+        options = (score.get("provenance") or {}).get("in_context")
+        if not options:
+            continue
+        prompted.setdefault(score["model"], options)
+        value = ((score.get("length_normalised") or {}).get("metrics") or {}).get(metric)
+        if value is not None:
+            normalised.setdefault(score["model"], []).append(100.0 * value)
+    if not prompted:
+        return None
+    options = next(iter(prompted.values()))
+    shots = options["shots"]
+    note = (
+        f"In context (nothing trained): {shots} English demonstration{'s' * (shots != 1)} "
+        "from the training data, drawn with the run's seed, before each test item"
+    )
+    if normalised:
+        figures = ", ".join(
+            f"{model} {sum(values) / len(values):.1f}" for model, values in normalised.items()
+        )
+        note += (
+            f"; each choice scored by its summed log-likelihood (length-normalised, per "
+            f"character: {metric} {figures}, the mean over languages and seeds)"
+        )
+    else:
+        note += "; the answer generated greedily up to the prompt's stop string"
+    return f"{note}. Prompt: {options['prompt_source']}."
 
 
 def _model_origin(model: dict[str, Any]) -> list[str]:
