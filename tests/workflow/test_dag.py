@@ -202,6 +202,32 @@ def test_xlmr_config_builds_its_dag_offline(tmp_path: Path) -> None:
     assert counts["summarize"] == len(suites)
 
 
+def test_llm_config_plans_full_lora_and_in_context_side_by_side(tmp_path: Path) -> None:
+    """config/llm.yaml offline: XLM-R base fine-tuned whole and with LoRA, two decoders also
+    prompted in context; Belebele's English training set, which only a script builds, is one
+    note naming that step."""
+    done = run_snakemake(tmp_path, REPO / "config" / "llm.yaml", "-n")
+    assert done.returncode == 0, done.stderr[-3000:]
+    output = done.stdout + done.stderr
+    notes = [line for line in output.splitlines() if line.startswith("Note: ")]
+    assert len(notes) == 1 and "assemble_training_set.py" in notes[0]
+    counts = job_counts(output)
+    # languages: XNLI 15, PAN-X 10, XQuAD 11, XCOPA 11, Belebele 10 (and its training set's
+    # English dev, scored in zero-shot)
+    evaluated = 15 + 10 + 11 + 11 + 10
+    # fine-tuned: 3 models x (zero-shot, zero-shot-lora); prompted: the 2 decoders on every
+    # task but PAN-X (no prompt)
+    assert counts["predict"] == 3 * 2 * evaluated + 3
+    assert counts["prompt"] == 2 * (evaluated - 10)
+    # XNLI, PAN-X, SQuAD (for XQuAD), XCOPA and Belebele's training set, whole and with LoRA
+    assert counts["finetune"] == 3 * 2 * 5
+    assert counts["score"] == counts["predict"] + counts["prompt"]
+    # a gap figure per task with English among its languages (XCOPA has none)
+    assert counts["plot_language_gaps"] == 4
+    # a heatmap per model and setting it runs: XLM-R 2, the decoders 3 each
+    assert counts["plot_heatmap"] == 2 + 3 + 3
+
+
 def test_translations_by_a_model_are_jobs_of_their_own(tmp_path: Path) -> None:
     """translate-train and translate-test with an NLLB model: each translated split is a
     translate job that reads the original split and the model, fetched once where the network

@@ -157,6 +157,9 @@ TASKS = (
         primary_metric="accuracy",
         # built by the repository's assemble_training_set.py: files only
         hub_id="",
+        manual_step="build it with facebookresearch/belebele's assemble_training_set.py (it "
+        "downloads RACE, SciQ, MultiRC, MCTest, MCScript2.0 and ReClor) and put its "
+        "belebele_training_set.tsv in this folder (docs/data-sources.md)",
         files={split: ("belebele_training_set.tsv",) for split in ("train", "dev")},
         default_eval_split="dev",
         reference="Bandarkar et al. 2024 (Belebele), its assembled English training set",
