@@ -288,6 +288,8 @@ def test_adding_a_language_reruns_only_that_language(
         "summarize": 1,
         "plot_heatmap": 1,
         "plot_transfer_gaps": 1,
+        # XNLI's gaps per language (PAWS-X's figure reads none of its scores)
+        "plot_language_gaps": 1,
         "describe_run": 1,
         "analyze": 1,
         "all": 1,
@@ -314,6 +316,8 @@ def test_changing_the_learning_rate_reruns_that_task_only(
         "summarize": 1,
         "plot_heatmap": 1,
         "plot_transfer_gaps": 1,
+        # XNLI's gaps per language (PAWS-X's figure reads none of its scores)
+        "plot_language_gaps": 1,
         "describe_run": 1,
         "analyze": 1,
         "all": 1,

@@ -226,6 +226,6 @@ def test_a_lora_fine_tune_saves_its_adapter_and_predicts_through_it(run: Path, m
     assert score["provenance"]["training"]["hyperparameters"]["method"] == "lora"
     assert score["provenance"]["training"]["adapter_of"] == training["adapter_of"]
     assert 0.0 <= score["metrics"]["accuracy"] <= 1.0
-    # the table's note names the method, which the row's model name does not
+    # the table's note names the method, which the row's model and setting names do not
     settings = "rank 4, alpha 16, dropout 0.05, all-linear"
-    assert f"{model}: {settings}" in (tables_dir(run) / "sst2.md").read_text()
+    assert f"{model}, zero-shot: {settings}" in (tables_dir(run) / "sst2.md").read_text()
