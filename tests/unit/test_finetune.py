@@ -609,3 +609,35 @@ def test_bf16_fine_tuning_of_e5_small_follows_its_fp32_loss_curve(
     losses = zip(runs["fp32"]["record"]["losses"], runs["bf16"]["record"]["losses"], strict=True)
     assert max(abs(a - b) for a, b in losses) < 0.01
     assert runs["bf16"]["record"]["precision"] == "bf16"
+
+
+def _groups(model: torch.nn.Module) -> tuple[set[str], set[str]]:
+    """The names of the parameters AdamW decays and spares."""
+    decay, spare = mte.modelling.trainer.parameter_groups(model, 0.01)
+    names = {id(p): name for name, p in model.named_parameters()}
+    return {names[id(p)] for p in decay["params"]}, {names[id(p)] for p in spare["params"]}
+
+
+def test_weight_decay_spares_biases_and_every_normalisation_layer(
+    tiny_model: Path, tiny_llama: Path
+) -> None:
+    from transformers import AutoModelForSequenceClassification
+
+    # BERT: exactly XTREME's rule, no_decay = ["bias", "LayerNorm.weight"]
+    bert = AutoModelForSequenceClassification.from_pretrained(tiny_model, num_labels=3)
+    decay, spare = _groups(bert)
+    names = [name for name, _ in bert.named_parameters()]
+    assert spare == {n for n in names if n.endswith("bias") or "LayerNorm.weight" in n}
+    assert decay == set(names) - spare
+    # Llama: its RMSNorm gains (named *layernorm and norm, not LayerNorm) are spared too
+    llama = AutoModelForSequenceClassification.from_pretrained(tiny_llama, num_labels=3)
+    decay, spare = _groups(llama)
+    layers = llama.config.num_hidden_layers
+    norms = {"model.norm.weight"} | {
+        f"model.layers.{i}.{kind}.weight"
+        for i in range(layers)
+        for kind in ("input_layernorm", "post_attention_layernorm")
+    }
+    assert norms <= spare
+    assert all(name.endswith("bias") for name in spare - norms)
+    assert not any("norm" in name for name in decay)

@@ -50,16 +50,35 @@ def signature(
 
 
 def parameter_groups(model: torch.nn.Module, weight_decay: float) -> list[dict[str, Any]]:
-    """AdamW groups: no weight decay on biases and LayerNorm weights (as BERT/XTREME)."""
+    """AdamW groups: no weight decay on biases and normalisation weights, as BERT's and
+    XTREME's ``no_decay = ["bias", "LayerNorm.weight"]``. The normalisation layers are found by
+    type, not name, so that a decoder's RMSNorm (Llama's ``input_layernorm``, ``norm``) is
+    spared too: its weight is a per-channel gain whose decay towards 0 would shrink the layer's
+    output."""
+    norms = {
+        id(parameter)
+        for module in model.modules()
+        if _is_normalisation(module)
+        for parameter in module.parameters(recurse=False)
+    }
     decay, no_decay = [], []
     for name, parameter in model.named_parameters():
         if not parameter.requires_grad:
             continue
-        (no_decay if name.endswith("bias") or "LayerNorm" in name else decay).append(parameter)
+        spared = name.endswith("bias") or id(parameter) in norms
+        (no_decay if spared else decay).append(parameter)
     return [
         {"params": decay, "weight_decay": weight_decay},
         {"params": no_decay, "weight_decay": 0.0},
     ]
+
+
+def _is_normalisation(module: torch.nn.Module) -> bool:
+    """A LayerNorm, or a model's own normalisation class (LlamaRMSNorm, Qwen2RMSNorm,
+    GemmaRMSNorm: transformers names them ``*Norm``)."""
+    return isinstance(module, torch.nn.LayerNorm | torch.nn.RMSNorm) or type(
+        module
+    ).__name__.endswith(("LayerNorm", "RMSNorm"))
 
 
 class StopRequest:
