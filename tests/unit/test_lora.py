@@ -4,6 +4,7 @@ what the fine-tune's last dev evaluation scored."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -78,9 +79,14 @@ def test_the_adapter_is_saved_not_the_model(lora_run: dict) -> None:
     assert record["hyperparameters"]["method"] == "lora"
 
 
-def test_prediction_merges_the_adapter_and_the_decoder_learns(lora_run: dict) -> None:
+def test_prediction_merges_the_adapter_and_the_decoder_learns(lora_run: dict, caplog) -> None:
     dev = load_features(lora_run["dev"])
-    records = predict_records(lora_run["model"], dev, batch_size=32)
+    with caplog.at_level(logging.INFO, logger="mte"):
+        records = predict_records(lora_run["model"], dev, batch_size=32)
+    # the head comes from the adapter, not from a random start
+    said = caplog.text
+    assert f"its weights come from {lora_run['model']}" in said
+    assert "starts from random weights" not in said
     gold = [dev["label_names"][g] for g in dev["labels"]]
     hits = [r["label"] == g for r, g in zip(records, gold, strict=True)]
     accuracy = sum(hits) / len(hits)

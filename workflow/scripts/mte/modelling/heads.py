@@ -191,13 +191,19 @@ def auto_model_class(head: Head, model_dir: str | Path) -> Any:
 
 
 def load_with_new_head(
-    head: Head, model_dir: str | Path, pad_id: int | None = None, **kwargs: Any
+    head: Head,
+    model_dir: str | Path,
+    pad_id: int | None = None,
+    head_from: str = "",
+    **kwargs: Any,
 ) -> Any:
     """The pretrained encoder under the task head of ``head``'s family, the head initialised
     at random. transformers' load report (a coloured table listing the head as "MISSING") is
     replaced by one line saying why; encoder weights missing from the checkpoint are a warning.
     ``pad_id``: the features' padding id, which a config without one (Llama's) takes, so that
-    a decoder's classifier can find each row's last token that is not padding."""
+    a decoder's classifier can find each row's last token that is not padding. ``head_from``:
+    where the head's trained weights come from next (a LoRA adapter's folder), which the log
+    line then names instead of a random start."""
     import json
 
     from transformers.utils import logging as hf_logging
@@ -219,7 +225,9 @@ def load_with_new_head(
     # of embedding models (multilingual-e5: mean pooling) carry none
     new_head = [key for key in missing if not key.startswith(prefix) or ".pooler." in key]
     absent = [key for key in missing if key not in new_head]
-    if new_head:
+    if new_head and head_from:
+        log.info("task head %s: its weights come from %s", type(model).__name__, head_from)
+    elif new_head:
         log.info(
             "task head %s starts from random weights, as in every fine-tune (%s)",
             type(model).__name__,

@@ -23,7 +23,9 @@ def load_finetuned(model_dir: str | Path, features: dict[str, Any]) -> Any:
     if is_adapter(model_dir):
         base = adapter_base(model_dir)
         labels = head.label_config(features["label_names"])
-        under_head = load_with_new_head(head, base, padding_id(features, base), **labels)
+        under_head = load_with_new_head(
+            head, base, padding_id(features, base), head_from=str(model_dir), **labels
+        )
         model = merged(under_head, model_dir)
     else:
         model = auto_model_class(head, model_dir).from_pretrained(model_dir)
