@@ -35,11 +35,11 @@ class Head:
     def __init__(self, task: Task) -> None:
         self.task = task
 
-    def model_class(self) -> Any:
-        """The class whose ``from_pretrained`` loads the encoder under this head."""
-        import transformers
-
-        return getattr(transformers, self.auto_class)
+    def model_class(self, model_dir: str | Path) -> Any:
+        """The class whose ``from_pretrained`` loads the model of ``model_dir`` under this head:
+        transformers' ``auto_class``, or for a model type transformers gives no such head (a
+        decoder's multiple choice) a stand-in of :mod:`mte.modelling.decoder_heads`."""
+        return head_model_class(self.auto_class, model_dir)
 
     def label_config(self, labels: list[str]) -> dict[str, Any]:
         """The model config's label entries for ``labels`` (none by default)."""
@@ -181,15 +181,6 @@ def named_labels(labels: list[str]) -> dict[str, Any]:
     }
 
 
-def auto_model_class(head: Head, model_dir: str | Path) -> Any:
-    """The class that loads the model of ``model_dir`` under ``head``: the head's own, or for a
-    model type transformers gives no such head (a decoder's multiple choice) a stand-in of
-    :mod:`mte.modelling.decoder_heads`."""
-    if getattr(head.model_class, "__func__", None) is not Head.model_class:  # its own class
-        return head.model_class()
-    return head_model_class(head.auto_class, model_dir)
-
-
 def load_with_new_head(
     head: Head,
     model_dir: str | Path,
@@ -214,7 +205,7 @@ def load_with_new_head(
     verbosity = hf_logging.get_verbosity()
     hf_logging.set_verbosity_error()
     try:
-        model, info = auto_model_class(head, model_dir).from_pretrained(
+        model, info = head.model_class(model_dir).from_pretrained(
             model_dir, output_loading_info=True, **kwargs
         )
     finally:

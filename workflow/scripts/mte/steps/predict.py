@@ -9,7 +9,7 @@ from typing import Any
 from mte.errors import MteError
 from mte.hub.models import padding_id
 from mte.modelling.device import describe, placement
-from mte.modelling.heads import auto_model_class, load_with_new_head
+from mte.modelling.heads import load_with_new_head
 from mte.modelling.lora import adapter_base, is_adapter, merged
 from mte.registry import head_for
 
@@ -28,7 +28,7 @@ def load_finetuned(model_dir: str | Path, features: dict[str, Any]) -> Any:
         )
         model = merged(under_head, model_dir)
     else:
-        model = auto_model_class(head, model_dir).from_pretrained(model_dir)
+        model = head.model_class(model_dir).from_pretrained(model_dir)
     model_labels = [model.config.id2label[i] for i in range(model.config.num_labels)]
     if features["label_names"] and model_labels != list(features["label_names"]):
         raise MteError(

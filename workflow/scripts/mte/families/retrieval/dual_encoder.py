@@ -256,7 +256,7 @@ class DualEncoderHead(Head):
 
     output_fields: ClassVar[tuple[str, ...]] = ("questions", "answers")
 
-    def model_class(self) -> Any:
+    def model_class(self, model_dir: str | Path) -> Any:
         return DualEncoderModel
 
     def collate(
