@@ -36,10 +36,17 @@ def pad_rows(rows: list[list[int]], pad_id: int) -> tuple[torch.Tensor, torch.Te
 
 
 def length_sorted_batches(
-    features: dict[str, Any], batch_size: int, length: Callable[[Any], int] = len
+    features: dict[str, Any],
+    batch_size: int,
+    length: Callable[[Any], int] = len,
+    longest_first: bool = False,
 ) -> list[list[int]]:
     """Batches of indices in order of length, so that little compute goes into padding.
-    ``length`` measures one example's ``input_ids`` (several sequences for multiple choice)."""
+    ``length`` measures one example's ``input_ids`` (several sequences for multiple choice);
+    ``longest_first``: the longest batch first, so that one too long for the device's memory
+    fails at once, not at the end (prompting's long contexts)."""
     ids = features["input_ids"]
-    order = sorted(range(len(ids)), key=lambda i: length(ids[i]))
+    order = sorted(
+        range(len(ids)), key=lambda i: -length(ids[i]) if longest_first else length(ids[i])
+    )
     return [order[start : start + batch_size] for start in range(0, len(order), batch_size)]

@@ -24,8 +24,9 @@ from typing import Any
 import numpy as np
 import torch
 
-from mte.modelling.batching import pad_rows
+from mte.modelling.batching import length_sorted_batches, pad_rows
 from mte.modelling.device import model_device
+from mte.runtime.logs import progress_bar
 from mte.tasks.prompts import Prompt
 
 
@@ -92,6 +93,7 @@ def loglikelihoods(
     requests: Sequence[tuple[str, str]],
     batch_size: int = 8,
     max_length: int | None = None,
+    progress: bool = False,
 ) -> list[tuple[float, bool]]:
     """Per request, the continuation's summed log-probability and whether every one of its
     tokens is the model's greedy choice. A sequence longer than ``max_length`` + 1 keeps its
@@ -99,14 +101,16 @@ def loglikelihoods(
     max_length = max_length or getattr(model.config, "max_position_embeddings", 2048)
     encoded = [encode_request(tokenizer, *request) for request in requests]
     results: list[tuple[float, bool] | None] = [None] * len(encoded)
-    # longest first, so that a batch pads little
-    order = sorted(range(len(encoded)), key=lambda i: -len(encoded[i][0]) - len(encoded[i][1]))
+    whole = {"input_ids": [context + continuation for context, continuation in encoded]}
+    batches = length_sorted_batches(whole, batch_size, longest_first=True)
     device = model_device(model)
     model.eval()
     with torch.inference_mode():
-        for start in range(0, len(order), batch_size):
-            indices = order[start : start + batch_size]
-            rows = [(encoded[i][0] + encoded[i][1])[-(max_length + 1) :][:-1] for i in indices]
+        bar = progress_bar(
+            iterable=batches, desc="score choices", unit="batch", disable=not progress
+        )
+        for indices in bar:
+            rows = [whole["input_ids"][i][-(max_length + 1) :][:-1] for i in indices]
             ids, mask = pad_rows(rows, 0)
             logits = model(input_ids=ids.to(device), attention_mask=mask.to(device)).logits
             logprobs = torch.log_softmax(logits.float(), dim=-1).cpu()
@@ -136,6 +140,7 @@ def score_examples(
     examples: Sequence[dict[str, Any]],
     demos: Sequence[dict[str, Any]],
     batch_size: int = 8,
+    progress: bool = False,
 ) -> list[dict[str, Any]]:
     """Per example: its id, each choice's log-likelihood, the chosen answer (``label``), the
     chosen answer by length-normalised log-likelihood (``label_norm``) and the right one."""
@@ -144,7 +149,7 @@ def score_examples(
         asked = choice_requests(prompt, demos, example)
         spans.append((len(requests), len(asked)))
         requests += asked
-    scored = loglikelihoods(model, tokenizer, requests, batch_size)
+    scored = loglikelihoods(model, tokenizer, requests, batch_size, progress=progress)
     records = []
     for example, (start, count) in zip(examples, spans, strict=True):
         values = [scored[start + i][0] for i in range(count)]
@@ -178,6 +183,7 @@ def generate_answers(
     demos: Sequence[dict[str, Any]],
     max_new_tokens: int = 32,
     batch_size: int = 8,
+    progress: bool = False,
 ) -> list[str]:
     """Per example, the model's greedy continuation of its few-shot context, cut at the first
     of the prompt's stop strings and stripped (what the official SQuAD and MLQA scorers then
@@ -189,12 +195,12 @@ def generate_answers(
         tokenizer.pad_token_id if tokenizer.pad_token_id is not None else prefix_token_id(tokenizer)
     )
     answers: list[str | None] = [None] * len(contexts)
-    order = sorted(range(len(encoded)), key=lambda i: -len(encoded[i]))
+    batches = length_sorted_batches({"input_ids": encoded}, batch_size, longest_first=True)
     device = model_device(model)
     model.eval()
     with torch.inference_mode():
-        for start in range(0, len(order), batch_size):
-            indices = order[start : start + batch_size]
+        bar = progress_bar(iterable=batches, desc="generate", unit="batch", disable=not progress)
+        for indices in bar:
             width = max(len(encoded[i]) for i in indices)
             ids = torch.full((len(indices), width), pad, dtype=torch.long)
             mask = torch.zeros((len(indices), width), dtype=torch.long)

@@ -117,11 +117,14 @@ def prompted_records(
     batch_size = options["batch_size"]
     with inference(where, dtype):
         if prompt.choices is not None:
-            scored = score_examples(model, tokenizer, prompt, examples, demos, batch_size)
+            scored = score_examples(
+                model, tokenizer, prompt, examples, demos, batch_size, progress=True
+            )
             return choice_records(task, scored)
         answers = generate_answers(
-            model, tokenizer, prompt, examples, demos, options["max_new_tokens"], batch_size
-        )
+            model, tokenizer, prompt, examples, demos, options["max_new_tokens"], batch_size,
+            progress=True,
+        )  # fmt: skip
     return [
         {"id": example["id"], "answer": answer, "score": None}
         for example, answer in zip(examples, answers, strict=True)
