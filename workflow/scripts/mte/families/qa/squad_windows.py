@@ -20,6 +20,7 @@ Face's ``run_qa.py`` (:mod:`mte.families.qa.features`):
 
 from __future__ import annotations
 
+import functools
 import logging
 import unicodedata
 from typing import Any, NamedTuple
@@ -81,14 +82,13 @@ def detokenize(tokens: list[str], style: str) -> str:
     return " ".join(tokens).replace(" ##", "").strip()
 
 
+@functools.cache
 def _byte_level_table() -> dict[str, int]:
-    """GPT-2's byte-level alphabet: the character each byte is written as, read backwards (the
-    printable bytes stand for themselves; the others are shifted past 255 in their order)."""
-    printable = [*range(ord("!"), ord("~") + 1), *range(0xA1, 0xAD), *range(0xAE, 0x100)]
-    shifted = [byte for byte in range(256) if byte not in printable]
-    table = {chr(byte): byte for byte in printable}
-    table.update({chr(256 + n): byte for n, byte in enumerate(shifted)})
-    return table
+    """GPT-2's byte-level alphabet read backwards: the byte each character stands for
+    (transformers' own ``bytes_to_unicode``, inverted)."""
+    from transformers.convert_slow_tokenizer import bytes_to_unicode
+
+    return {char: byte for byte, char in bytes_to_unicode().items()}
 
 
 def word_pieces(tokenizer: Any, words: list[str]) -> list[tuple[list[str], list[int]]]:
