@@ -24,6 +24,8 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from mte.io import read_json
+
 log = logging.getLogger(__name__)
 
 
@@ -40,12 +42,14 @@ def is_decoder_model_type(model_type: str) -> bool:
     )
 
 
+def model_config(model_dir: str | Path) -> dict[str, Any]:
+    """A model folder's config.json, as a mapping (a malformed one is an error naming it)."""
+    return read_json(Path(model_dir) / "config.json")
+
+
 def model_type_of(model_dir: str | Path) -> str:
     """The model type its folder's config.json names."""
-    import json
-
-    config = json.loads((Path(model_dir) / "config.json").read_text(encoding="utf-8"))
-    return config.get("model_type", "")
+    return model_config(model_dir).get("model_type", "")
 
 
 def is_decoder_config(config: Any) -> bool:

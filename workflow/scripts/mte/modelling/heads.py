@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 import torch
 
+from mte.hub.decoders import model_config
 from mte.modelling.batching import collate, length_sorted_batches
 from mte.modelling.decoder_heads import head_model_class
 from mte.modelling.device import inference, model_device, to_device
@@ -195,12 +196,9 @@ def load_with_new_head(
     a decoder's classifier can find each row's last token that is not padding. ``head_from``:
     where the head's trained weights come from next (a LoRA adapter's folder), which the log
     line then names instead of a random start."""
-    import json
-
     from transformers.utils import logging as hf_logging
 
-    config = json.loads((Path(model_dir) / "config.json").read_text(encoding="utf-8"))
-    if config.get("pad_token_id") is None and pad_id is not None:
+    if model_config(model_dir).get("pad_token_id") is None and pad_id is not None:
         kwargs["pad_token_id"] = pad_id
     verbosity = hf_logging.get_verbosity()
     hf_logging.set_verbosity_error()
