@@ -76,6 +76,47 @@ def xnli_examples(language: str, count: int) -> list[dict[str, Any]]:
     return read_pair_tsv(path, TASKS["xnli"])[:count]
 
 
+class XnliPrediction:
+    """What the prediction benchmarks compare on: e5-small's seeded XNLI classifier, its
+    tokenizer, the first ``count`` German dev pairs as our features and as the ``datasets``
+    rows Trainer reads, and our head for them."""
+
+    def __init__(self, count: int) -> None:
+        from datasets import Dataset
+        from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+        from mte.families.pairs.features import tokenize_pairs
+        from mte.registry import TASKS, head_for
+
+        self.task = TASKS["xnli"]
+        folder = classifier_folder(self.task.labels)
+        self.tokenizer = AutoTokenizer.from_pretrained(folder)
+        self.model = AutoModelForSequenceClassification.from_pretrained(folder).eval()
+        examples = xnli_examples("de", count)
+        self.features = tokenize_pairs(self.tokenizer, examples, self.task, 128)
+        self.head = head_for(self.features)
+        ids = self.features["input_ids"]
+        masks = [[1] * len(row) for row in ids]
+        self.dataset = Dataset.from_dict({"input_ids": ids, "attention_mask": masks})
+
+    def trainer_predictions(self, **training_arguments: Any) -> list[int]:
+        """transformers' Trainer.predict over the same rows (``training_arguments``: batch
+        size, precision): the argmax label of each."""
+        import tempfile
+
+        import numpy as np
+        from transformers import DataCollatorWithPadding, Trainer, TrainingArguments
+
+        with tempfile.TemporaryDirectory() as out:
+            options = TrainingArguments(
+                output_dir=out, report_to=[], disable_tqdm=True, **training_arguments
+            )
+            collator = DataCollatorWithPadding(self.tokenizer)
+            trainer = Trainer(model=self.model, args=options, data_collator=collator)
+            logits = trainer.predict(self.dataset).predictions
+        return np.asarray(logits, dtype=np.float32).argmax(-1).tolist()
+
+
 def best_of(repeats: int, run: Callable[[], Any]) -> tuple[float, Any]:
     """The shortest wall time of ``repeats`` runs (the least disturbed), and the last result."""
     times, result = [], None

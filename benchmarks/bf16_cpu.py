@@ -20,7 +20,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import alternating_best, classifier_folder, write_result, xnli_examples
+from _common import (
+    XnliPrediction,
+    alternating_best,
+    classifier_folder,
+    write_result,
+    xnli_examples,
+)
 
 
 def main() -> None:
@@ -31,41 +37,19 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=2)
     args = parser.parse_args()
 
-    import numpy as np
     import torch
-    from datasets import Dataset
-    from transformers import (
-        AutoModelForSequenceClassification,
-        AutoTokenizer,
-        DataCollatorWithPadding,
-        Trainer,
-        TrainingArguments,
-    )
 
-    from mte.families.pairs.features import tokenize_pairs
     from mte.modelling.device import cpu_bf16_units
-    from mte.registry import TASKS, head_for
 
-    task = TASKS["xnli"]
-    folder = classifier_folder(task.labels)
-    tokenizer = AutoTokenizer.from_pretrained(folder)
-    model = AutoModelForSequenceClassification.from_pretrained(folder).eval()
-    features = tokenize_pairs(tokenizer, xnli_examples("de", args.examples), task, 128)
+    setup = XnliPrediction(args.examples)
+    task, folder = setup.task, classifier_folder(setup.task.labels)
+    model, tokenizer, features, head = setup.model, setup.tokenizer, setup.features, setup.head
     n = len(features["input_ids"])
-    head = head_for(features)
-    masks = [[1] * len(ids) for ids in features["input_ids"]]
-    dataset = Dataset.from_dict({"input_ids": features["input_ids"], "attention_mask": masks})
 
     def trainer_predict() -> list[int]:
-        with tempfile.TemporaryDirectory() as out:
-            options = TrainingArguments(
-                output_dir=out, report_to=[], disable_tqdm=True, use_cpu=True, bf16=True,
-                per_device_eval_batch_size=args.batch_size,
-            )  # fmt: skip
-            trainer = Trainer(model=model, args=options,
-                              data_collator=DataCollatorWithPadding(tokenizer))  # fmt: skip
-            logits = trainer.predict(dataset).predictions
-        return np.asarray(logits, dtype=np.float32).argmax(-1).tolist()
+        return setup.trainer_predictions(
+            use_cpu=True, bf16=True, per_device_eval_batch_size=args.batch_size
+        )
 
     pad = tokenizer.pad_token_id
     runs = {

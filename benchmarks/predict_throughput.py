@@ -13,9 +13,8 @@ each is kept. Predictions must be identical.
 from __future__ import annotations
 
 import argparse
-import tempfile
 
-from _common import alternating_best, classifier_folder, write_result, xnli_examples
+from _common import XnliPrediction, alternating_best, write_result
 
 
 def main() -> None:
@@ -25,45 +24,16 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
 
-    import numpy as np
     import torch
-    from datasets import Dataset
-    from transformers import (
-        AutoModelForSequenceClassification,
-        AutoTokenizer,
-        DataCollatorWithPadding,
-        Trainer,
-        TrainingArguments,
-    )
 
-    from mte.families.pairs.features import tokenize_pairs
-    from mte.registry import TASKS, head_for
-
-    task = TASKS["xnli"]
-    folder = classifier_folder(task.labels)
-    tokenizer = AutoTokenizer.from_pretrained(folder)
-    model = AutoModelForSequenceClassification.from_pretrained(folder).eval()
-    features = tokenize_pairs(tokenizer, xnli_examples("de", args.examples), task, 128)
+    setup = XnliPrediction(args.examples)
+    model, tokenizer, features, head = setup.model, setup.tokenizer, setup.features, setup.head
     n = len(features["input_ids"])
     tokens = sum(len(ids) for ids in features["input_ids"])
 
-    head = head_for(features)
-
-    masks = [[1] * len(ids) for ids in features["input_ids"]]
-    dataset = Dataset.from_dict({"input_ids": features["input_ids"], "attention_mask": masks})
-
     def trainer_predict(batch_size: int | None) -> list[int]:
-        with tempfile.TemporaryDirectory() as out:
-            options = {"output_dir": out, "report_to": [], "disable_tqdm": True}
-            if batch_size:
-                options["per_device_eval_batch_size"] = batch_size
-            trainer = Trainer(
-                model=model,
-                args=TrainingArguments(**options),
-                data_collator=DataCollatorWithPadding(tokenizer),
-            )
-            logits = trainer.predict(dataset).predictions
-        return np.asarray(logits).argmax(-1).tolist()
+        sized = {"per_device_eval_batch_size": batch_size} if batch_size else {}
+        return setup.trainer_predictions(**sized)
 
     runs = {
         "ours": lambda: head.predict(model, features, args.batch_size, tokenizer.pad_token_id),
