@@ -79,14 +79,16 @@ def plots_dir(workdir: Path, run: str = RUN) -> Path:
     return workdir / "results" / "runs" / run / "plots"
 
 
-def variant_dir(workdir: Path, model: str, task: str) -> Path:
+def variant_dir(workdir: Path, model: str, task: str, setting: str | None = None) -> Path:
     """results/{model}/{task}/{variant}: the one results folder of a task (a config that asks
-    for two would make this ambiguous, which is an error here)."""
+    for two would make this ambiguous, which is an error here); with ``setting``, the one that
+    holds that setting's runs (the in-context setting's folder is not the fine-tunes')."""
     found = [
         path
         for path in (workdir / "results" / model / task).iterdir()
         if path.is_dir() and path.name != "features"
-    ]
+        and (setting is None or (path / setting).is_dir())
+    ]  # fmt: skip
     assert len(found) == 1, f"expected one results folder of {model}/{task}, found {found}"
     return found[0]
 

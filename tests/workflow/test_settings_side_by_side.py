@@ -5,6 +5,7 @@ English training data as demonstrations). Every assertion reads this one run."""
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -64,11 +65,11 @@ def run(tmp_path_factory: pytest.TempPathFactory, tiny_model: Path, tiny_qwen2: 
     }
     result = run_snakemake(workdir, config)
     assert result.returncode == 0, result.stderr[-3000:]
-    return workdir, job_counts(result.stderr + result.stdout)
+    return workdir, job_counts(result.stderr + result.stdout), config
 
 
 def test_each_setting_runs_its_own_jobs_and_the_encoder_is_not_prompted(run) -> None:
-    _, counts = run
+    _, counts, _ = run
     # fine-tunes: bert zero-shot, qwen2 zero-shot and zero-shot-lora (none for SQuAD)
     assert counts["finetune"] == 3
     # prompted: qwen2 on XNLI's three languages and XQuAD's two; nothing for bert
@@ -78,8 +79,8 @@ def test_each_setting_runs_its_own_jobs_and_the_encoder_is_not_prompted(run) -> 
 
 
 def test_in_context_predictions_are_the_likeliest_choices(run) -> None:
-    workdir, _ = run
-    folder = variant_dir(workdir, "qwen2", "xnli") / "in-context" / "seed1"
+    workdir, _, _ = run
+    folder = variant_dir(workdir, "qwen2", "xnli", "in-context") / "in-context" / "seed1"
     choices = ["yes", "maybe", "no"]  # the spec's verbalisers, in the task's label order
     labels = ["entailment", "neutral", "contradiction"]
     for language in XNLI_LANGUAGES:
@@ -117,8 +118,8 @@ def test_in_context_predictions_are_the_likeliest_choices(run) -> None:
 
 
 def test_in_context_qa_is_answered_by_generation_and_scored_by_squad_f1(run) -> None:
-    workdir, _ = run
-    folder = variant_dir(workdir, "qwen2", "xquad") / "in-context" / "seed1"
+    workdir, _, _ = run
+    folder = variant_dir(workdir, "qwen2", "xquad", "in-context") / "in-context" / "seed1"
     records = [
         json.loads(line) for line in (folder / "predictions" / "de.jsonl").read_text().splitlines()
     ]
@@ -134,7 +135,7 @@ def test_in_context_qa_is_answered_by_generation_and_scored_by_squad_f1(run) -> 
 
 
 def test_the_table_puts_the_settings_in_rows_with_intervals_and_paired_tests(run) -> None:
-    workdir, _ = run
+    workdir, _, _ = run
     table = pd.read_csv(tables_dir(workdir) / "xnli.csv")
     ours = table[table["row"] == "ours"]
     assert list(zip(ours["model"], ours["setting"], strict=True)) == [
@@ -156,7 +157,7 @@ def test_the_table_puts_the_settings_in_rows_with_intervals_and_paired_tests(run
 
 
 def test_the_report_has_each_tasks_gap_per_language_and_setting(run) -> None:
-    workdir, _ = run
+    workdir, _, _ = run
     assert (plots_dir(workdir) / "xnli_gaps_per_language.png").stat().st_size > 0
     assert (plots_dir(workdir) / "xquad_gaps_per_language.png").stat().st_size > 0
     # one heatmap per model and the settings it runs
@@ -175,7 +176,7 @@ def test_the_report_has_each_tasks_gap_per_language_and_setting(run) -> None:
 def test_the_leaderboard_names_each_rows_method(run, tmp_path: Path) -> None:
     from mte.leaderboard.cli import main
 
-    workdir, _ = run
+    workdir, _, _ = run
     out = tmp_path / "board"
     references = str(REPO / "config" / "references")
     main(
@@ -198,3 +199,27 @@ def test_the_leaderboard_names_each_rows_method(run, tmp_path: Path) -> None:
         ("qwen2", "zero-shot-lora"): "LoRA r8",
         ("qwen2", "in-context"): f"in context, {SHOTS}-shot",
     }
+
+
+def test_fine_tuning_hyper_parameters_rerun_no_prompt_and_another_k_reruns_only_prompts(
+    run,
+) -> None:
+    """The in-context runs have a folder of their own, keyed by the demonstrations' data and
+    the shots, not by the fine-tunes' hyper-parameters (last: its dry runs rewrite the
+    config file)."""
+    workdir, _, config = run
+    changed = copy.deepcopy(config)
+    changed["tasks"]["xnli"]["hyperparameters"]["learning_rate"] = 1e-3
+    counts = job_counts(_dry_run(workdir, changed))
+    # XNLI's three fine-tunes again, and no prompt
+    assert counts["finetune"] == 3 and "prompt" not in counts
+    more = copy.deepcopy(config)
+    more["in_context"]["shots"] = SHOTS + 1
+    counts = job_counts(_dry_run(workdir, more))
+    assert counts["prompt"] == 5 and "finetune" not in counts and "predict" not in counts
+
+
+def _dry_run(workdir: Path, config: dict) -> str:
+    done = run_snakemake(workdir, config, "-n")
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout + done.stderr

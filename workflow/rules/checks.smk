@@ -22,6 +22,7 @@ from mte.config.keys import (  # noqa: E402
     data_key,
     run_name,
     tokens_key,
+    prompted_variant_key,
     variant_key,
     KEY_PATTERN,
     release_key,

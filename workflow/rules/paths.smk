@@ -92,7 +92,7 @@ def run_path(template, model, task, setting, seed, **more):
     return template.format(
         model=model,
         task=task,
-        variant=variant_of(task),
+        variant=variant_of(task, setting),
         setting=setting,
         seed=seed,
         **more,
@@ -116,6 +116,10 @@ def tokens_of(task):
 
 
 @functools.cache
-def variant_of(task):
-    """A task's results folder: results/{model}/{task}/{variant}/ (data, hyper-parameters)."""
+def variant_of(task, setting="zero-shot"):
+    """A task's results folder: results/{model}/{task}/{variant}/ (data, hyper-parameters);
+    the in-context setting's has the demonstrations' data and the prompting options instead.
+    """
+    if TRANSFER_SETTINGS[setting].prompted:
+        return prompted_variant_key(task, config)
     return variant_key(task, config)

@@ -146,6 +146,22 @@ def variant_key(task_name: str, config: dict[str, Any]) -> str:
     return f"{data_key(task_name, config)}-{_digest(decided_by)}"
 
 
+def prompted_variant_key(task_name: str, config: dict[str, Any]) -> str:
+    """The folder of a task's in-context runs, beside its fine-tunes' folder: its data key and
+    a digest of what decides the prompts and answers - the demonstrations' data (the task whose
+    English training data they come from) and the ``in_context`` options that change an answer
+    (shots, max_new_tokens; not the batch size). Fine-tuning hyper-parameters are not in it, so
+    changing them reruns no prompt; another k is another folder, the earlier one kept."""
+    owner = models_of(task_name, config) or task_name
+    options = config.get("in_context") or {}
+    decided_by = {
+        "demonstrations": [owner, data_key(owner, config)],
+        "shots": options.get("shots"),
+        "max_new_tokens": options.get("max_new_tokens"),
+    }
+    return f"{data_key(task_name, config)}-{_digest(decided_by)}"
+
+
 def run_name(config: dict[str, Any], configfiles: list[str]) -> str:
     """The folder of a run's tables, plots and summaries, results/runs/{run}/: the config's
     ``run``, else the config file's name (xtreme for config/xtreme.yaml), else default."""
