@@ -196,6 +196,30 @@ def rows() -> list[tuple[dict, str, str, str, str]]:
                 "benchmarks/lora_memory.py",
             )
         )
+    if r := load("llm_memory"):
+        models = [name for name in r if isinstance(r[name], dict) and "full_peak_mib" in r[name]]
+
+        def figures(name: str) -> str:
+            m = r[name]
+            ratio = m["full_peak_mib"] / m["lora_peak_mib"]
+            return (
+                f"{name} ({m['parameters'] / 1e6:.0f}M): full {m['full_peak_mib'] / 1024:.1f}, "
+                f"LoRA {m['lora_peak_mib'] / 1024:.1f} ({ratio:.2f}x less), inference "
+                f"{m['prompt_peak_mib'] / 1024:.1f} GiB"
+            )
+
+        found.append(
+            (
+                r,
+                "config/llm.yaml's jobs: peak memory of a fine-tune step at batch "
+                f"{r['batch']} x {r['sequence']} (fp32, fused AdamW) and of an in-context "
+                "forward pass (8 x 512; XLM-R: prediction at 32 x 128), each model's "
+                "architecture at its size with random weights, a fresh process each",
+                "; ".join(figures(name) for name in models),
+                "the memory each job of config/llm.yaml needs, stated in its header",
+                "benchmarks/llm_memory.py",
+            )
+        )
     return found
 
 
