@@ -182,3 +182,16 @@ def test_gaps_per_language_are_english_minus_the_language_per_setting() -> None:
     below, above = whiskers["m, zero-shot"]["de"]
     assert (20.0 - below, 20.0 + above) == pytest.approx((10.0, 25.0))
     assert math.isnan(table.loc["ar", "m, in-context"])
+
+
+def test_a_classification_prompts_choices_follow_its_tasks_labels() -> None:
+    """choice_records names choice i by the task's label i: each prompt's right answer for an
+    example of label L must be L's place among the task's labels."""
+    prompted = [task for task in TASKS.values() if task.prompt is not None and task.prompt.choices]
+    classified = [task for task in prompted if task.family != "multiple_choice"]
+    assert sorted(task.name for task in classified) == ["pawsx", "xnli"]
+    for task in classified:
+        for index, label in enumerate(task.labels):
+            example = {"text_a": "a", "text_b": "b", "label": label}
+            assert task.prompt.answer(example) == index
+            assert len(task.prompt.choices(example)) == len(task.labels)
