@@ -8,6 +8,7 @@ from mte.steps.plots import (
     language_task_matrix,
     plot_against_reference,
     plot_heatmap,
+    plot_language_gaps,
     plot_transfer_gaps,
 )
 
@@ -37,10 +38,13 @@ def test_matrix_is_languages_by_tasks_with_qa_as_mean_of_f1_and_em() -> None:
 def test_figures_are_written(tmp_path: Path) -> None:
     plot_heatmap(SCORES, "m", "zero-shot", tmp_path / "heatmap.png")
     plot_transfer_gaps(SCORES, tmp_path / "gaps.png")
+    plot_language_gaps(SCORES[:2], tmp_path / "language_gaps.png")
+    # a task without its training language has no gap: the figure says so
+    plot_language_gaps(SCORES[3:], tmp_path / "no_gaps.png")
     reference = {"source": "Paper, Table 1", "model": "m", "task": "xnli", "metric": "accuracy",
                  "values": {"en": 85.0, "de": 70.0}}  # fmt: skip
     plot_against_reference(SCORES[:2], reference, tmp_path / "published.png")
-    for name in ("heatmap.png", "gaps.png", "published.png"):
+    for name in ("heatmap.png", "gaps.png", "language_gaps.png", "no_gaps.png", "published.png"):
         assert (tmp_path / name).read_bytes()[:8] == PNG, name
 
 

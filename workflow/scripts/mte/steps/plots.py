@@ -210,6 +210,18 @@ def gap_interval(
     return float(np.percentile(gaps, tail)), float(np.percentile(gaps, 100.0 - tail))
 
 
+def whisker_errors(
+    table: pd.DataFrame, whiskers: dict[str, dict[str, tuple[float, float]]]
+) -> list[list[list[float]]]:
+    """pandas' ``yerr`` for bars of ``table`` (rows x series): per series, the lengths below
+    and above each bar. A cell without a whisker (a series that does not run a task or a
+    language, or a gap without replicates) gets none."""
+    return [
+        [[whiskers[series].get(row, (0.0, 0.0))[end] for row in table.index] for end in (0, 1)]
+        for series in table.columns
+    ]
+
+
 def language_gaps(
     scores: list[dict[str, Any]],
 ) -> tuple[pd.DataFrame, dict[str, dict[str, tuple[float, float]]]]:
@@ -259,13 +271,7 @@ def plot_language_gaps(scores: list[dict[str, Any]], path: str | Path) -> None:
                 va="center")  # fmt: skip
         ax.set_axis_off()
     else:
-        errors = [
-            [
-                [whiskers[series].get(language, (0.0, 0.0))[end] for language in table.index]
-                for end in (0, 1)
-            ]
-            for series in table.columns
-        ]
+        errors = whisker_errors(table, whiskers)
         table.plot.bar(ax=ax, rot=0, yerr=errors, capsize=2, error_kw={"linewidth": 0.7})
         ax.axhline(0, color="black", linewidth=0.8)
         ax.set_ylabel(f"{task.train_language} minus the language (points)")
@@ -317,14 +323,7 @@ def plot_transfer_gaps(scores: list[dict[str, Any]], path: str | Path) -> None:
         ax.text(0.5, 0.5, "no task with English and another language", ha="center", va="center")
         ax.set_axis_off()
     else:
-        errors = [
-            # a series has no gap (so no whisker) for a task that does not run its setting
-            [
-                [whiskers[series].get(task, (0.0, 0.0))[end] for task in table.index]
-                for end in (0, 1)
-            ]
-            for series in table.columns
-        ]
+        errors = whisker_errors(table, whiskers)
         table.plot.bar(ax=ax, rot=0, yerr=errors, capsize=3, error_kw={"linewidth": 0.8})
         # each value printed beyond its whisker (above a gain, below a loss)
         bar_groups = [c for c in ax.containers if hasattr(c, "datavalues")]
