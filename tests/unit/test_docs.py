@@ -127,13 +127,24 @@ def test_every_config_key_the_docs_name_exists(doc: Path) -> None:
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: str(p.relative_to(REPO)))
 def test_every_yaml_example_is_a_valid_config_fragment(doc: Path) -> None:
     """A YAML block in the docs is a config (or part of one): every key it uses exists and
-    every value it gives is allowed; only keys it leaves out (required ones) are not asked."""
+    every value it gives is allowed; only keys it leaves out (required ones) are not asked. A
+    block that is a list is a references file's entries, read by the loader that reads them."""
+    import tempfile
+
     import yaml
+
+    from mte.published import load_references
 
     schema = load_schema(SCHEMA)
     validator = jsonschema.Draft202012Validator(schema)
     for block in YAML_BLOCK.findall(doc.read_text(encoding="utf-8")):
         fragment = yaml.safe_load(block)
+        if isinstance(fragment, list):
+            with tempfile.TemporaryDirectory() as folder:
+                path = Path(folder) / "references.yaml"
+                path.write_text(block, encoding="utf-8")
+                assert load_references([path]), f"{doc.relative_to(REPO)}: an empty example"
+            continue
         errors = [
             f"{'.'.join(map(str, error.absolute_path)) or '(top)'}: {error.message}"
             for error in validator.iter_errors(fragment)

@@ -17,8 +17,9 @@ from mte.leaderboard.board import Column, build_leaderboard, column_value, publi
 from mte.leaderboard.cli import main
 from mte.leaderboard.page import write_leaderboard
 from mte.leaderboard.runs import read_run, scores_index
-from mte.registry import family_of, get_task
+from mte.registry import family_of, get_suite, get_task
 from mte.stats.statistics import bootstrap_replicates, paired_randomization
+from mte.tables.references import check_reference
 from mte.tasks.spec import Suite
 
 E, N, C = "entailment", "neutral", "contradiction"
@@ -185,18 +186,26 @@ def test_a_suite_average_is_the_mean_of_its_task_scores_qa_as_f1_and_em(tmp_path
 
 
 def test_a_suite_needs_every_task_on_its_languages(tmp_path: Path) -> None:
+    """A row with XNLI alone: no MINI score, and the cell says why; a row with none of its
+    tasks: no cell at all."""
     only_xnli = [xnli("a", "en", [E, N, C, N]), xnli("a", "de", [E, C, C, N])]
     row = build_leaderboard([read_run(write_run(tmp_path, "r", only_xnli))]).rows[0]
-    assert column_value(row, Column("mini", "MINI", MINI)) is None
+    value = column_value(row, Column("mini", "MINI", MINI))
+    assert value is not None and value.value is None
+    assert value.why == "no MINI score: this row lacks 1 of its 2 tasks (xquad)"
+    assert column_value(row, Column("glue", "GLUE", get_suite("glue"))) is None
 
 
 REFERENCES = [
-    {"paper": "test", "table": "Table 0", "protocol": "one run", "source": "by hand",
-     "model": "big", "task": "xnli", "setting": "zero-shot", "metric": "accuracy",
-     "average": 79.2, "values": {}, "row": "Big"},
-    {"paper": "test", "table": "Table 0", "protocol": "one run", "source": "by hand",
-     "model": "big", "task": "xquad", "setting": "zero-shot", "metric": "f1",
-     "average": 76.6, "values": {}, "row": "Big"},
+    check_reference(entry, "refs.yaml", index)
+    for index, entry in enumerate([
+        {"paper": "test", "table": "Table 0", "protocol": "one run", "source": "by hand",
+         "model": "big", "task": "xnli", "setting": "zero-shot", "metric": "accuracy",
+         "average": 79.2, "values": {}, "row": "Big"},
+        {"paper": "test", "table": "Table 0", "protocol": "one run", "source": "by hand",
+         "model": "big", "task": "xquad", "setting": "zero-shot", "metric": "f1",
+         "average": 76.6, "values": {}, "row": "Big"},
+    ])
 ]  # fmt: skip
 
 
@@ -240,9 +249,11 @@ class Cells(HTMLParser):
 
 
 def check_html_against_csv(csv: Path, page: Path, alpha: float = 0.05) -> int:
-    """Every number cell of the page against the CSV's row: the same value (sorting's), and the
-    printed text the CSV's value, interval and mark; returns how many cells were compared."""
-    table = pd.read_csv(csv)
+    """Every number cell of the page against the CSV's row: the same value (sorting's), the
+    printed text the CSV's value, interval and mark, and under it the language count where it
+    is not the papers' and the p-value; a cell without a number: n/s in a published row, a
+    dash in ours, each with the CSV's reason, or empty. Returns how many cells had numbers."""
+    table = pd.read_csv(csv, keep_default_na=True)
     parser = Cells()
     parser.feed(page.read_text(encoding="utf-8"))
     assert len(parser.rows) == len(table)
@@ -251,7 +262,11 @@ def check_html_against_csv(csv: Path, page: Path, alpha: float = 0.05) -> int:
         assert cells, "a row without number cells"
         for column, (value, text) in cells.items():
             if pd.isna(row[column]):
-                assert (value, text) == ("", "")
+                why = row[f"{column}_why"]
+                if pd.isna(why) or not why:
+                    assert (value, text) == ("", "")
+                else:
+                    assert value == "" and text == ("n/s" if row["row"] == "published" else "–")
                 continue
             assert float(value) == pytest.approx(row[column], abs=1e-4)
             printed = f"{row[column]:.1f}"
@@ -259,13 +274,22 @@ def check_html_against_csv(csv: Path, page: Path, alpha: float = 0.05) -> int:
                 printed += f" [{row[f'{column}_low']:.1f}, {row[f'{column}_high']:.1f}]"
             if not pd.isna(row[f"{column}_p"]) and row[f"{column}_p"] < alpha:
                 printed += "*"
-            number, _, tested = text.partition("p = ")
-            assert number == printed
+            assert text.startswith(printed)
+            below = text[len(printed) :].split("; ")
+            of = row[f"{column}_of_languages"]
+            if not pd.isna(of):
+                count = int(row[f"{column}_languages"])
+                expected = f"{count} of {int(of)} languages"
+                if count > of:
+                    expected = f"{count} languages, not {int(of)}"
+                assert below.pop(0) == expected
             # the test's p-value under the number, for every tested cell
             if pd.isna(row[f"{column}_p"]):
-                assert tested == ""
+                assert below in ([""], [])
             else:
-                assert float(tested) == pytest.approx(row[f"{column}_p"], abs=1e-4, rel=5e-3)
+                (tested,) = below
+                assert tested.startswith("p = ")
+                assert float(tested[4:]) == pytest.approx(row[f"{column}_p"], abs=1e-4, rel=5e-3)
             compared += 1
     return compared
 
@@ -299,9 +323,13 @@ def test_the_seeds_column_and_a_suite_column_beside_its_papers_rows(tmp_path: Pa
     _, page = write_leaderboard(board, tmp_path / "board")
     assert 'data-column="seeds" data-value="1 2"' in page.read_text(encoding="utf-8")
     names = [column.name for column in board.columns]
-    # no row completes XTREME's suite and the paper's average is not entered: an empty column
+    # the row ran XNLI alone: no XTREME score, and its cell says why; the published row has
+    # no entry of XTREME's Avg or of its other tasks: nothing there
     assert names[0] == "xtreme_summary" and "xnli" in names
-    assert all("xtreme_summary" not in values for values in board.values)
+    ours, published = board.values
+    assert ours["xtreme_summary"].value is None
+    assert ours["xtreme_summary"].why.startswith("no XTREME score: this row lacks 8 of its 9")
+    assert "xtreme_summary" not in published
 
 
 def test_a_folder_without_an_index_or_with_a_missing_file_is_one_clear_error(
@@ -327,7 +355,14 @@ def test_the_command_writes_both_files(runs: list[Path], tmp_path: Path, repo: P
     assert main(argv) == 0
     table = pd.read_csv(out / "leaderboard.csv")
     assert list(table[table["row"] == "ours"]["run"]) == ["r1", "r2", "r3"]
-    # the papers' rows: XLM-R large's XNLI in both, kept apart (80.9 and 79.2)
+    # the papers' rows: XLM-R large's XNLI in both, kept apart (80.9 and 79.2), and XTREME-R's
+    # template row, whose cell no readable source gives
     large = table[(table["model"] == "xlm-roberta-large") & (table["setting"] == "zero-shot")]
-    assert sorted(large["xnli"]) == [79.2, 80.9]
+    assert sorted(large["xnli"].dropna()) == [79.2, 80.9]
+    (template,) = large[large["label"] == "XLM-R Large (xtreme-r)"].index
+    assert pd.isna(large.loc[template, "xnli"])
+    assert large.loc[template, "xnli_why"].startswith("the paper prints this cell; no source")
+    # XTREME's Avg is in its Table 2 and no readable source gives it: n/s in XTREME's rows
+    xtreme = large[large["label"] == "XLM-R (Large) (xtreme)"].iloc[0]
+    assert pd.isna(xtreme["xtreme_summary"]) and xtreme["xtreme_summary_why"]
     assert check_html_against_csv(out / "leaderboard.csv", out / "leaderboard.html") > 10

@@ -93,7 +93,11 @@ def test_seeds_average_per_seed_then_over_seeds() -> None:
 
 
 def _cited(**entry) -> dict:
-    return {"protocol": "one run", "source": "its text", "setting": "zero-shot", **entry}
+    """An entry as the loader leaves it (mte.tables.references.check_reference)."""
+    from mte.tables.references import check_reference
+
+    cited = {"protocol": "one run", "source": "its text", "setting": "zero-shot", **entry}
+    return check_reference(cited, "refs.yaml", 0)
 
 
 def test_published_and_delta_rows() -> None:
@@ -131,6 +135,45 @@ def test_published_and_delta_rows() -> None:
     assert summary.iloc[1]["xquad"] == pytest.approx(50.0)
     assert summary.iloc[2]["avg"] == pytest.approx(57.5 - 62.5)
     assert "Cross-lingual transfer gap" in summary_markdown(summary, ["xnli", "xquad"], XTREME)
+
+
+def test_a_published_cell_no_source_gives_reads_n_s_not_a_blank() -> None:
+    """A paper's row whose German cell and average are null (the paper prints them, no
+    readable source gives them) and which lacks Spanish (not in its table): n/s, a dash, and
+    the note saying which is which; the summary's task cell the same, and its average with it."""
+    references = [
+        _cited(paper="p", table="Table 1", model="m", task="xnli", metric="accuracy",
+               values={"en": 85.0, "de": None}, average=None),
+        _cited(paper="xtreme", table="Table 2", model="m", task="xnli", metric="accuracy",
+               average=75.0),
+        _cited(paper="xtreme", table="Table 2", model="m", task="xquad", metric="f1",
+               average=None),
+        _cited(paper="xtreme", table="Table 2", model="m", task="xquad", metric="exact_match",
+               average=40.0),
+    ]  # fmt: skip
+    table = task_table(SCORES[:3], ["en", "de", "es"], "accuracy")
+    rows = with_references(table, references[:1], "xnli", ["en", "de", "es"], {"": "accuracy"},
+                           XNLI_ALL)  # fmt: skip
+    published = rows.iloc[1]
+    assert published["unsourced"] == "de" and pd.isna(published["de"])
+    markdown = to_markdown(rows, ["en", "de", "es"], "XNLI")
+    assert "| m | zero-shot (published: p Table 1, one run) | 85.0 | n/s | – | – |" in markdown
+    assert "n/s: the paper prints this cell, but no source readable here gives it" in markdown
+    assert "–: not in that published table" in markdown
+    # over en and de only, the paper's row covers every language of the table: its average
+    # is unsourced too
+    two = with_references(task_table(SCORES[:2], ["en", "de"], "accuracy"), references[:1],
+                          "xnli", ["en", "de"], {"": "accuracy"}, XNLI_ALL)  # fmt: skip
+    assert two.iloc[1]["unsourced"] == "de; avg"
+    summary = summary_with_references(
+        task_score_table(SCORES[:5], ["xnli", "xquad"]), references, ["xnli", "xquad"], XTREME
+    )
+    xtreme = summary.iloc[1]
+    assert xtreme["xnli"] == 75.0 and pd.isna(xtreme["xquad"])
+    assert xtreme["unsourced"] == "xquad; avg"
+    printed = summary_markdown(summary, ["xnli", "xquad"], XTREME)
+    assert "| m | zero-shot (published: xtreme Table 2, one run) | 75.0 | n/s | n/s |" in printed
+    assert "n/s: the paper prints this cell" in printed
 
 
 def test_two_papers_publishing_one_cell_give_two_labelled_rows() -> None:

@@ -15,7 +15,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def run_snakemake(
     workdir: Path,
-    config: dict | Path,
+    config: dict | Path | list[Path],
     *args: str,
     repo: Path = REPO,
     capture: bool = True,
@@ -23,19 +23,20 @@ def run_snakemake(
     env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess:
     """``snakemake --cores 2`` on ``repo``'s Snakefile (default: this checkout's) with
-    ``config`` in ``workdir``, its output captured unless ``capture`` is False; ``env`` adds
-    environment variables. The checkout's own package comes first on the path, whatever is
-    installed (two checkouts compared)."""
+    ``config`` in ``workdir`` (a mapping, written to config.yaml; a file; or files, each
+    updating the ones before, as Snakemake merges them), its output captured unless
+    ``capture`` is False; ``env`` adds environment variables. The checkout's own package comes
+    first on the path, whatever is installed (two checkouts compared)."""
     if isinstance(config, dict):
-        config_path = workdir / "config.yaml"
-        config_path.write_text(yaml.safe_dump(config), encoding="utf-8")
+        config_paths = [workdir / "config.yaml"]
+        config_paths[0].write_text(yaml.safe_dump(config), encoding="utf-8")
     else:
-        config_path = config
+        config_paths = list(config) if isinstance(config, list) else [config]
     command = [
         sys.executable, "-m", "snakemake",
         "--snakefile", str(repo / "Snakefile"),
         "--directory", str(workdir),
-        "--configfile", str(config_path),
+        "--configfile", *map(str, config_paths),
         "--cores", "2",
         # Snakemake's per-job blocks, which profiles/default leaves out: tests read them
         "--workflow-profile", "none",

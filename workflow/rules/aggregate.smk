@@ -62,6 +62,8 @@ use rule light_step as summarize with:
         demo_tasks=lambda wc: [
             t for t in suite_tasks(wc.suite) if task_config(t).get("source") == "demo"
         ],
+        # the config's skip_tasks: the table names them among the suite's missing tasks
+        skipped=config["skip_tasks"],
 
 
 # the run's provenance in one block for the report: models, packages, hardware; and the

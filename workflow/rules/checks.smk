@@ -1,6 +1,7 @@
 # The configuration, checked once before any job: schema (with defaults), task registry,
 # published numbers; then the run's name, wildcard constraints and scheduler resources.
 import functools
+import os
 import re
 import sys
 from pathlib import Path
@@ -47,7 +48,8 @@ from mte.steps.analyses import ANALYSES  # noqa: E402
 from mte.runtime.code_digest import ALL_ROLES, code_digest  # noqa: E402
 from mte.steps.data import released_files  # noqa: E402
 from mte.errors import MteError  # noqa: E402
-from mte.tables.references import find_reference, load_references  # noqa: E402
+from mte.published import folder_files, load_references  # noqa: E402
+from mte.tables.references import find_reference  # noqa: E402
 from mte.tasks.settings import (  # noqa: E402
     TRANSFER_SETTINGS,
     model_setting,
@@ -75,9 +77,13 @@ ORIGINAL_SPLITS = [split for split in SPLITS if split not in TRANSLATED_SPLITS]
 
 
 def reference_files():
-    """Published numbers: the config's ``references`` files, else config/references/*.yaml."""
-    default = sorted(REFERENCES.glob("*.yaml"))
-    return [str(path) for path in (config.get("references") or default)]
+    """Published numbers: every config/references/*.yaml of the workflow, then the config's own
+    ``references`` files (each entry of theirs fills or replaces the cells of an earlier one
+    with its paper, table, model, task, setting and metric: mte.published). Relative to the
+    working directory, as every other input: a checkout moved with its results plans nothing
+    new."""
+    files = [*folder_files(REFERENCES), *(config.get("references") or ())]
+    return [os.path.relpath(path) for path in files]
 
 
 @functools.cache
@@ -95,19 +101,36 @@ def stop(message):
 
 
 def _check_configuration():
-    """Stop before any job with one message naming the config key at fault."""
+    """Stop before any job with one message naming the config key at fault; return the tasks
+    whose files await a step the workflow cannot do (each noted in one line)."""
     try:
         type_command_line_values(config, workflow.config_settings.config)
         references()
-        notes = check_configuration(config, SCHEMA)
+        awaited = check_configuration(config, SCHEMA)
     except MteError as err:
         stop(str(err))
-    for note in notes:
-        # a step the workflow cannot do, in one line, instead of a stop on a missing file
-        print(f"Note: {note}", file=sys.stderr)
+    for step in awaited:
+        # a dry run still plans them; a run stops in onstart (below) before any job
+        print(f"Note: {step.message()}", file=sys.stderr)
+    return awaited
 
 
-_check_configuration()
+AWAITED_STEPS = _check_configuration()
+
+
+def stop_on_awaited_steps():
+    """A run (never a dry run: Snakemake calls onstart only to run jobs) whose jobs include a
+    task awaiting a manual step stops before the first job, naming the step and the
+    skip_tasks that runs the rest: its jobs would only fail one by one."""
+    planned = {job.wildcards_dict.get("task") for job in workflow.dag.needrun_jobs()}
+    for step in AWAITED_STEPS:
+        if planned & set(step.tasks):
+            stop(step.message())
+
+
+onstart:
+    stop_on_awaited_steps()
+
 
 # profiles/slurm's account until a user sets theirs
 PLACEHOLDER_ACCOUNT = "my-account"

@@ -18,7 +18,12 @@ def published_plots():
         for task in evaluated_tasks()
         for setting in model_settings(m, task, config)
         if find_reference(
-            references(), m["name"], task, setting, get_task(task).primary_metric
+            references(),
+            m["name"],
+            task,
+            setting,
+            get_task(task).primary_metric,
+            task_languages(task, config),
         )
     ]
 

@@ -3,11 +3,11 @@ numbers and deltas for the models that have them."""
 
 from mte.config.queries import retrieval_encoder
 from mte.io import read_json, write_json, write_text
+from mte.published import load_references
 from mte.registry import family_of, get_task
 from mte.runtime.logs import rule_logging
 from mte.tables.notes import data_note, in_context_note, label_demo, method_note
 from mte.tables.published_rows import with_references
-from mte.tables.references import load_references
 from mte.tables.render import html, latex, markdown, pair_matrix_document, task_document
 from mte.tables.statistics_columns import with_statistics
 from mte.tables.task_table import task_table, with_second_metric

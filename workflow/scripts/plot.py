@@ -4,6 +4,7 @@ training.json (the rule name says which)."""
 from pathlib import Path
 
 from mte.io import read_json
+from mte.published import load_references
 from mte.runtime.logs import rule_logging
 from mte.steps.plots import (
     plot_against_reference,
@@ -12,7 +13,7 @@ from mte.steps.plots import (
     plot_training_curves,
     plot_transfer_gaps,
 )
-from mte.tables.references import find_reference, load_references
+from mte.tables.references import find_reference
 
 with rule_logging(snakemake) as log:
     out, wc = snakemake.output[0], snakemake.wildcards
@@ -31,6 +32,8 @@ with rule_logging(snakemake) as log:
     else:
         scores = [read_json(path) for path in snakemake.input.scores]
         references = load_references(snakemake.input.references)
-        entry = find_reference(references, wc.model, wc.task, wc.setting, snakemake.params.metric)
+        languages = {score["language"] for score in scores}
+        metric = snakemake.params.metric
+        entry = find_reference(references, wc.model, wc.task, wc.setting, metric, languages)
         plot_against_reference(scores, entry, out)
     log.info("wrote %s", out)

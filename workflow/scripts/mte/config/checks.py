@@ -4,6 +4,7 @@ here runs while Snakemake builds the DAG, so a bad config stops before any job."
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -68,9 +69,110 @@ def check_shared_finetunes(config: dict[str, Any]) -> None:
                 )
 
 
-def check_config(config: dict[str, Any]) -> list[str]:
+@dataclass(frozen=True)
+class AwaitedStep:
+    """Configured tasks whose folder awaits one step no URL can do (Mewsli-X's
+    get-mewsli-x.sh): a dry run plans them with a note, a real run stops before any job
+    (checks.smk), naming the step and the ``skip_tasks`` that runs the rest."""
+
+    tasks: tuple[str, ...]
+    folder: str
+    step: str
+    # what --config skip_tasks=[...] must hold to run every other task: the evaluated tasks
+    # that need these files, with what the config skips already
+    skip: tuple[str, ...]
+
+    def message(self) -> str:
+        titles = ", ".join(get_task(name).title for name in self.tasks)
+        return (
+            f"{titles}: {self.folder} does not exist yet: {self.step}. To run the other tasks "
+            f"without it: --config skip_tasks=[{','.join(self.skip)}] (config/README.md, "
+            "skip_tasks; the suite tables then say which task is missing)"
+        )
+
+
+def needed_tasks(task_name: str, config: dict[str, Any]) -> dict[str, str]:
+    """The other configured tasks whose fine-tunes a task's runs need: task -> the key that
+    names it (``models_of``, ``encoder``, ``start_from``)."""
+    task_cfg = config["tasks"][task_name]
+    needed = {
+        "models_of": models_of(task_name, config),
+        "encoder": task_cfg.get("encoder", PRETRAINED) if isinstance(task_cfg, dict) else "",
+        "start_from": task_cfg.get("start_from", "") if isinstance(task_cfg, dict) else "",
+    }
+    return {
+        other: key
+        for key, other in needed.items()
+        if other and other != PRETRAINED and other != task_name
+    }
+
+
+def skip_tasks(config: dict[str, Any]) -> list[str]:
+    """Remove the config's ``skip_tasks`` from its tasks (in place), with every training set
+    only (SQuAD, Mewsli-X's Wikipedia pairs) that only skipped tasks used; return the removed
+    tasks. A skipped name that is not configured, or a kept task that needs a skipped one's
+    fine-tunes, is a ConfigError naming ``skip_tasks``. Runs before the schema's defaults."""
+    asked = list(config.get("skip_tasks") or ())
+    tasks = config.get("tasks") or {}
+    for name in asked:
+        if name not in tasks:
+            raise ConfigError(
+                "skip_tasks",
+                f"'{name}' is not a configured task (configured: {', '.join(sorted(tasks))})",
+            )
+    users = {name: [n for n in tasks if name in needed_tasks(n, config)] for name in tasks}
+    removed = list(dict.fromkeys(asked))
+    changed = True
+    while changed:
+        changed = False
+        for name, using in users.items():
+            train_only = get_task(name).train_only
+            if name not in removed and train_only and using and set(using) <= set(removed):
+                removed.append(name)
+                changed = True
+    for name in removed:
+        del tasks[name]
+    if not tasks:
+        raise ConfigError("skip_tasks", "every configured task is skipped: nothing to run")
+    for name in tasks:
+        for other, key in needed_tasks(name, config).items():
+            if other in removed:
+                raise ConfigError(
+                    "skip_tasks",
+                    f"{get_task(name).title} needs the fine-tunes of skipped '{other}' "
+                    f"(tasks.{name}.{key}): skip {name} too, or keep {other}",
+                )
+    return removed
+
+
+def awaited_steps(config: dict[str, Any]) -> list[AwaitedStep]:
+    """The configured tasks whose released files await a step no URL can do, grouped by
+    folder and step (Mewsli-X and its Wikipedia pairs: one folder, one step)."""
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for name, task_cfg in config["tasks"].items():
+        task = get_task(name)
+        folder = task_cfg.get("path")
+        if task_cfg["source"] == "files" and folder and not Path(folder).is_dir():
+            if task.manual_step:
+                grouped.setdefault((folder, task.manual_step), []).append(name)
+    steps = []
+    for (folder, step), names in grouped.items():
+        skip = list(config.get("skip_tasks") or ())
+        for name in names:
+            using = [name] if not get_task(name).train_only else []
+            using += [
+                n
+                for n in config["tasks"]
+                if name in needed_tasks(n, config) and not get_task(n).train_only
+            ]
+            skip += using
+        steps.append(AwaitedStep(tuple(names), folder, step, tuple(dict.fromkeys(skip))))
+    return steps
+
+
+def check_config(config: dict[str, Any]) -> list[AwaitedStep]:
     """Raise one :class:`ConfigError` naming the key of the first problem found; return the
-    notes a run should print (a task whose files await a step no URL can do)."""
+    tasks whose files await a step no URL can do (a dry run notes them, a run stops)."""
     _check_models(config["models"])
     for setting in config["settings"]:
         if setting not in SETTINGS:
@@ -80,14 +182,9 @@ def check_config(config: dict[str, Any]) -> list[str]:
     if not config["tasks"]:
         raise ConfigError("tasks", "no task to run")
     _check_baseline(config)
-    # tasks awaiting one step in one folder are one note
-    awaiting: dict[str, list[str]] = {}
     for task_name in config["tasks"]:
-        note = _check_task(task_name, config)
-        if note:
-            title, _, step = note.partition(": ")
-            awaiting.setdefault(step, []).append(title)
-    return [f"{', '.join(titles)}: {step}" for step, titles in awaiting.items()]
+        _check_task(task_name, config)
+    return awaited_steps(config)
 
 
 def _check_models(models: list[dict[str, Any]]) -> None:
@@ -130,7 +227,7 @@ def _check_baseline(config: dict[str, Any]) -> None:
         )
 
 
-def _check_task(task_name: str, config: dict[str, Any]) -> str | None:
+def _check_task(task_name: str, config: dict[str, Any]) -> None:
     """One task's entry: its languages, the tasks it needs beside it, its settings, and a
     source that holds every split its runs read."""
     task, task_cfg = get_task(task_name), config["tasks"][task_name]
@@ -172,23 +269,14 @@ def _check_task(task_name: str, config: dict[str, Any]) -> str | None:
                 f"fine-tunes ({', '.join(known)})",
             )
     _check_settings(task, config)
-    awaited = _awaited_step(task, task_cfg)
-    if awaited:
-        # its files (and what the family checks in them) are not there yet
-        return awaited
+    folder = task_cfg.get("path")
+    if task_cfg["source"] == "files" and folder and not Path(folder).is_dir() and task.manual_step:
+        # its files (and what the family checks in them) are not there yet: awaited_steps
+        return
     family_of(task).check_task_config(task, task_cfg, key)
     if task_cfg.get("pseudo_test"):
         _check_translations(task, task_cfg, key, f"{key}.pseudo_test", "pseudo-test")
-    return _check_source(task, config)
-
-
-def _awaited_step(task: Any, task_cfg: dict[str, Any]) -> str | None:
-    """The note for a task whose folder does not exist yet and whose released files need a
-    step no URL can do (Mewsli-X's get-mewsli-x.sh): the step, in one line."""
-    folder = task_cfg.get("path")
-    if task_cfg["source"] == "files" and folder and not Path(folder).is_dir() and task.manual_step:
-        return f"{task.title}: {folder} does not exist yet: {task.manual_step}"
-    return None
+    _check_source(task, config)
 
 
 def _check_encoder(task: Any, encoder: str, key: str, config: dict[str, Any]) -> None:
@@ -295,7 +383,7 @@ def _unavailable(task: Any, setting: str) -> str:
     return f"{why} {can}; give the task its own 'settings' list"
 
 
-def _check_source(task: Any, config: dict[str, Any]) -> str | None:
+def _check_source(task: Any, config: dict[str, Any]) -> None:
     """The task's source holds every split its runs read (files on disk, hub locations). A
     folder that does not exist yet, of a task whose released files need a step no URL can do
     (Mewsli-X's dump processing), is a note naming the step, not an error."""
@@ -314,7 +402,7 @@ def _check_source(task: Any, config: dict[str, Any]) -> str | None:
         raise ConfigError(f"{key}.path", "source 'files' needs 'path' (a folder)")
     if task_cfg["source"] == "release":
         _check_release(task, task_cfg, key, config)
-        return None
+        return
     for language, split in needed_splits(task.name, config):
         if split in TRANSLATED_SPLITS:
             if task_cfg["translations"].get("source", "files") == "files":
@@ -323,7 +411,6 @@ def _check_source(task: Any, config: dict[str, Any]) -> str | None:
             resolve_files(task, task_cfg, language, split)
         elif task_cfg["source"] == "hub":
             hub_location(task, language, split)
-    return None
 
 
 def _check_release(task: Any, task_cfg: dict[str, Any], key: str, config) -> None:
@@ -382,15 +469,17 @@ def _check_translations(
         raise ConfigError(f"{key}.translations.path", "source 'files' needs 'path' (a folder)")
 
 
-def check_configuration(config: dict[str, Any], schema_path: str | Path) -> list[str]:
+def check_configuration(config: dict[str, Any], schema_path: str | Path) -> list[AwaitedStep]:
     """Every check of a run's config before any job, in the order a run makes them (the
     Snakefile's checks.smk, after the command line's values are typed and the published
-    numbers read): each task known, the schema, fine-tunes shared by name, the schema's
-    defaults filled in, then the tasks' keys, languages, files and settings. The first fault
-    raises one ConfigError naming its key."""
+    numbers read): each task known, the schema, the skipped tasks removed, fine-tunes shared
+    by name, the schema's defaults filled in, then the tasks' keys, languages, files and
+    settings. The first fault raises one ConfigError naming its key; the tasks whose files
+    await a manual step are returned."""
     for name in config.get("tasks") or {}:
         get_task(name)
     check_schema(config, schema_path)
+    skip_tasks(config)
     check_shared_finetunes(config)
     fill_schema_defaults(config, schema_path)
     return check_config(config)

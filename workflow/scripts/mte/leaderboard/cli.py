@@ -11,24 +11,48 @@ from mte.errors import InputError, MteError
 from mte.leaderboard.board import build_leaderboard
 from mte.leaderboard.page import write_leaderboard
 from mte.leaderboard.runs import read_run
+from mte.published import folder_files
 from mte.tables.published_rows import OURS
+
+# the project's published numbers: config/references of the checkout this package is in
+CHECKOUT_REFERENCES = Path(__file__).resolve().parents[4] / "config" / "references"
+
+
+def reference_files(given: Sequence[str]) -> list[Path]:
+    """The published-number files ``--references`` names: each folder's *.yaml, each file
+    itself, in order (a user's file after the project's folder fills its cells); none for
+    'none'."""
+    if list(given) == ["none"]:
+        return []
+    files = []
+    for name in given:
+        path = Path(name)
+        if path.is_dir():
+            files += folder_files(path)
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise InputError(path, None, "--references: neither a folder nor a file")
+    return files
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``mte-leaderboard RUN_FOLDER [RUN_FOLDER ...] --out DIR``."""
-    from mte.tables.references import load_references
+    from mte.published import load_references
 
     parser = argparse.ArgumentParser(
         prog="mte-leaderboard",
         description="One leaderboard (CSV and a sortable HTML page) across run folders "
         "(results/runs/<run>), with the published rows of config/references beside them.",
     )
-    parser.add_argument("runs", nargs="+", help="run folders: results/runs/<run> of any checkout")
+    parser.add_argument("runs", nargs="*", help="run folders: results/runs/<run> of any checkout")
     parser.add_argument("--out", default="results/leaderboard", help="where to write (%(default)s)")
     parser.add_argument(
         "--references",
-        default="config/references",
-        help="a folder of published-number files, *.yaml (%(default)s); 'none' for none",
+        action="append",
+        help="a folder of published-number files (its *.yaml) or one file; repeat it to add "
+        "your own file after the project's folder (its entries fill the project's empty "
+        f"cells); default: {CHECKOUT_REFERENCES}; 'none' for none",
     )
     parser.add_argument(
         "--alpha", type=float, default=0.05, help="marked where p < alpha (%(default)s)"
@@ -38,14 +62,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=12345, help="the tests' seed (%(default)s)")
     args = parser.parse_args(argv)
+    if not args.runs:
+        print(
+            "mte-leaderboard: no run folder to rank. A run folder is results/runs/<run>, which "
+            "snakemake writes for each config it runs (make run: results/runs/default; "
+            "--configfile config/xtreme.yaml: results/runs/xtreme). Run a config first, then "
+            "give its folders: mte-leaderboard results/runs/default [...] --out DIR (make "
+            "leaderboard takes every folder of results/runs/, or RUNS=...).",
+            file=sys.stderr,
+        )
+        return 2
     try:
         runs = [read_run(folder) for folder in args.runs]
-        references = []
-        if args.references != "none":
-            folder = Path(args.references)
-            if not folder.is_dir():
-                raise InputError(folder, None, "--references: not a folder")
-            references = load_references(sorted(folder.glob("*.yaml")))
+        references = load_references(reference_files(args.references or [CHECKOUT_REFERENCES]))
         board = build_leaderboard(runs, references, args.alpha, args.trials, args.seed)
         csv, page = write_leaderboard(board, args.out)
     except MteError as error:  # a file or line, or a config key (a task no longer known)

@@ -6,7 +6,8 @@ import os
 from pathlib import Path
 
 from mte.leaderboard.board import Leaderboard, Row, Value
-from mte.tables.published_rows import OURS
+from mte.tables.published_rows import OURS, PUBLISHED
+from mte.tables.references import NOT_PUBLISHED, UNSOURCED
 from mte.tables.render import Cell, Document, Grid, html
 from mte.tables.statistics_columns import SIGNIFICANT
 
@@ -15,11 +16,15 @@ def _number(value: float | None) -> str:
     return "" if value is None else f"{value:.1f}"
 
 
-def printed_cell(value: Value | None, alpha: float) -> str:
+def printed_cell(value: Value | None, alpha: float, kind: str = OURS) -> str:
     """A cell as the HTML prints it: the value, its interval, and the mark where the row
-    differs from the column's best row (p < alpha)."""
+    differs from the column's best row (p < alpha); without a number, n/s in a published row
+    (the paper prints it, no readable source gives it) and a dash in ours (a suite the row
+    does not complete)."""
     if value is None:
         return ""
+    if value.value is None:
+        return UNSOURCED if kind == PUBLISHED else NOT_PUBLISHED
     text = _number(value.value)
     if value.low is not None:
         text += f" [{_number(value.low)}, {_number(value.high)}]"
@@ -111,7 +116,9 @@ def _row_cells(row: Row, values: dict[str, Value], board: Leaderboard, out_dir: 
         Cell(label, sort_value=label, title=row.model),
         *(Cell(text, sort_value=text) for text in (row.setting, row.method, row.run, row.seeds)),
     ]
-    cells += [_value_cell(values.get(column.name), board.alpha) for column in board.columns]
+    cells += [
+        _value_cell(values.get(column.name), board.alpha, row.kind) for column in board.columns
+    ]
     if row.kind == OURS:
         link = os.path.relpath(row.provenance, out_dir)
         cells.append(Cell("provenance", sort_value=row.run, link=link))
@@ -124,21 +131,34 @@ def _row_cells(row: Row, values: dict[str, Value], board: Leaderboard, out_dir: 
     return cells
 
 
-def _value_cell(value: Value | None, alpha: float) -> Cell:
+def languages_note(value: Value) -> str:
+    """Under a task cell that averages another number of languages than the papers' (the
+    task's set): how many, so that a 6-language average is not read as a 15-language one."""
+    if not value.partial:
+        return ""
+    if value.languages < value.all_languages:
+        return f"{value.languages} of {value.all_languages} languages"
+    return f"{value.languages} languages, not {value.all_languages}"
+
+
+def _value_cell(value: Value | None, alpha: float, kind: str = OURS) -> Cell:
     if value is None:
         return Cell("", sort_value="")
+    if value.value is None:
+        return Cell(printed_cell(value, alpha, kind), sort_value="", title=value.why)
     about = [value.source] if value.source else []
     if value.languages is not None:
         about.append(f"{value.languages} test sets")
     if value.p is not None:
         about.append(f"p = {value.p:.4g} against the column's best row")
+    # under the number: its language count where it is not the papers', the test's p-value
+    below = [languages_note(value), "" if value.p is None else f"p = {value.p:.3g}"]
     return Cell(
-        printed_cell(value, alpha),
+        printed_cell(value, alpha, kind),
         sort_value=repr(round(value.value, 6)),
         title="; ".join(about),
         classes="best" if value.best else "",
-        # the test's p-value under the number, where the row was tested against the best
-        below="" if value.p is None else f"p = {value.p:.3g}",
+        below="; ".join(filter(None, below)),
     )
 
 
@@ -153,11 +173,18 @@ def _notes(board: Leaderboard) -> list[str]:
         f"{SIGNIFICANT}: differs from the column's best row (paired approximate randomization "
         f"test over the same test items, p < {board.alpha:g}); rows scored on other items are "
         "not tested.",
+        "Under a task cell, 'n of N languages': the average is over n languages, the papers' "
+        "over the task's N (XTREME's set): not the same number. XTREME-R's averages cover its "
+        "own sets (PAN-X 48, UD-POS 38, Tatoeba 41, XQuAD 12).",
         "Suite columns (XTREME, GLUE, ...): a value only for rows that ran every task of the "
-        "suite on its languages; a published row's suite cell is empty where no source gives "
-        "the paper's average or every task's (XTREME's Avg: none readable, config/references). "
+        f"suite on its languages; {NOT_PUBLISHED} in our row: it ran some of the suite's tasks, "
+        "not all (the cell's title says which are missing); blank: none of them.",
         "Published rows (italic): the papers' averages as config/references enters them, with "
-        "their sources; they are not tested.",
+        f"their sources; they are not tested. {UNSOURCED}: the paper prints the cell, but no "
+        "source readable here gives it (XTREME's BUCC, Tatoeba, UD-POS and Avg; XTREME-R's "
+        "table: config/references/xtreme-r.yaml is its empty template) - a user who holds the "
+        "paper fills it in a references file of their own (docs/outputs.md, 'Published "
+        "numbers').",
     ]
 
 

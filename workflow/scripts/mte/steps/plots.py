@@ -11,6 +11,7 @@ import pandas as pd
 
 from mte.registry import family_of, get_task
 from mte.steps.summary import language_score, transfer_gap
+from mte.tables.references import label
 
 
 def _pyplot():
@@ -409,7 +410,13 @@ def plot_against_reference(
     ours = {}
     for s in scores:
         ours.setdefault(s["language"], []).append(100.0 * s["metrics"][metric])
-    languages = [lang for lang in ours if lang in reference["values"]]
+    # the languages both have a number for (a cell no readable source gives is left out)
+    languages = [lang for lang in ours if reference["values"].get(lang) is not None]
+    if not languages:
+        raise ValueError(
+            f"{reference['model']}, {reference['task']}: no published number for "
+            f"{', '.join(ours)} ({label(reference)})"
+        )
     table = pd.DataFrame(
         {
             "ours": [sum(ours[lang]) / len(ours[lang]) for lang in languages],

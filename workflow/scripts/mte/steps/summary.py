@@ -12,7 +12,17 @@ import pandas as pd
 from mte.registry import family_of, get_task
 from mte.tables.notes import demo_warning, label_demo
 from mte.tables.published_rows import DELTA
-from mte.tables.render import Document, Grid, cell, html, latex, markdown, row_label, task_document
+from mte.tables.render import (
+    Document,
+    Grid,
+    cell,
+    html,
+    latex,
+    markdown,
+    row_label,
+    task_document,
+    unsourced_note,
+)
 from mte.tables.task_table import AVERAGE
 from mte.tasks.spec import Suite, Task
 
@@ -95,25 +105,37 @@ def summary_with_references(
     """``table`` with a published row (the suite's published table's task scores, e.g.
     XTREME's Table 2; QA as (F1 + EM) / 2, so only where both were read) and a delta row after
     each model whose name has them. The published average is the mean of the published tasks
-    when every task of the table has one."""
-    from mte.tables.published_rows import interleave_published
+    when every task of the table has one. A task score the table prints and no readable
+    source gives (and so the average over it) is named in the ``unsourced`` column."""
+    from mte.tables.published_rows import (
+        UNSOURCED_COLUMN,
+        UNSOURCED_SEPARATOR,
+        interleave_published,
+    )
     from mte.tables.references import label, published_task_score
 
-    def task_score(model: str, setting: str, task: str) -> tuple[float | None, str | None]:
-        metrics = family_of(get_task(task)).cell_metrics(get_task(task))
-        found = published_task_score(references, model, task, setting, metrics, suite.published)
-        return (None, None) if found is None else (found[0], label(found[1]))
-
     def published_of(row: pd.Series) -> list[tuple[str, dict[str, Any], set[str]]]:
-        published, source = {}, None
+        published: dict[str, Any] = {}
+        unsourced, source = [], None
         for task in tasks:
-            value, where = task_score(row["model"], row["setting"], task)
-            if value is not None:
-                published[task], source = value, where
+            metrics = family_of(get_task(task)).cell_metrics(get_task(task))
+            found = published_task_score(
+                references, row["model"], task, row["setting"], metrics, suite.published
+            )
+            if found is None:
+                continue
+            published[task], source = found[0], source or label(found[1])
+            if found[0] is None:
+                unsourced.append(task)
         if not published:
             return []
-        if len(published) == len(tasks):
-            published[AVERAGE] = sum(published.values()) / len(tasks)
+        numbers = [published.get(task) for task in tasks]
+        if all(value is not None for value in numbers):
+            published[AVERAGE] = sum(numbers) / len(tasks)
+        elif unsourced:
+            unsourced.append(AVERAGE)
+        if unsourced:
+            published[UNSOURCED_COLUMN] = UNSOURCED_SEPARATOR.join(unsourced)
         return [(source, published, set())]
 
     return interleave_published(table, published_of)
@@ -139,11 +161,19 @@ def other_languages(scores: list[dict[str, Any]], tasks: list[str], suite: Suite
     return "; ".join(differing)
 
 
-def summary_title(tasks: list[str], suite: Suite, languages: str = "") -> str:
+def summary_title(
+    tasks: list[str], suite: Suite, languages: str = "", skipped: Iterable[str] = ()
+) -> str:
     """The summary's title: a run without all of the suite's tasks says which it averages and
-    which are missing, and one whose tasks do not have the suite's languages says which, so
-    that its average is never read as the paper's."""
-    missing = [task for task in suite.tasks if task not in tasks]
+    which are missing (``skipped``: those the config's skip_tasks left out, marked so), and one
+    whose tasks do not have the suite's languages says which, so that its average is never
+    read as the paper's."""
+    skipped = set(skipped)
+    missing = [
+        f"{task} (skipped)" if task in skipped else task
+        for task in suite.tasks
+        if task not in tasks
+    ]
     languages = f"; not {suite.short}'s languages: {languages}" if languages else ""
     if not missing and not languages:
         return f"{suite.title} ({suite.note})"
@@ -156,15 +186,39 @@ def summary_title(tasks: list[str], suite: Suite, languages: str = "") -> str:
     )
 
 
+def partial_note(tasks: list[str], suite: Suite, skipped: Iterable[str] = ()) -> list[str]:
+    """The note under a suite table whose run lacks some of the suite's tasks: its average is
+    partial, not the suite's score, and the tasks the config skipped."""
+    missing = [task for task in suite.tasks if task not in tasks]
+    if not missing:
+        return []
+    note = (
+        f"The suite score ({AVERAGE}) is partial: the mean over {len(tasks)} of "
+        f"{suite.short}'s {len(suite.tasks)} tasks, not {suite.short}'s score"
+    )
+    left_out = [get_task(task).title for task in missing if task in set(skipped)]
+    if left_out:
+        note += f"; skipped by the config's skip_tasks: {', '.join(left_out)}"
+    return [f"{note}."]
+
+
 def summary_markdown(
-    table: pd.DataFrame, tasks: list[str], suite: Suite, languages: str = ""
+    table: pd.DataFrame,
+    tasks: list[str],
+    suite: Suite,
+    languages: str = "",
+    skipped: Iterable[str] = (),
 ) -> str:
     """The summary in Markdown: task scores and average, then the transfer gaps."""
-    return markdown(summary_document(table, tasks, suite, languages))
+    return markdown(summary_document(table, tasks, suite, languages, skipped))
 
 
 def summary_document(
-    table: pd.DataFrame, tasks: list[str], suite: Suite, languages: str = ""
+    table: pd.DataFrame,
+    tasks: list[str],
+    suite: Suite,
+    languages: str = "",
+    skipped: Iterable[str] = (),
 ) -> Document:
     """The summary: task scores, average and group scores, then the transfer gaps;
     ``languages`` (:func:`other_languages`) names tasks run on other languages than the
@@ -198,14 +252,15 @@ def summary_document(
         heading = "Cross-lingual transfer gap (English minus the mean of the other languages)"
         header = ["model", "setting", *(get_task(t).title for t in gap_tasks)]
         sections.append((heading, Grid(header, gaps)))
-    notes = []
+    notes = partial_note(tasks, suite, skipped)
+    notes += unsourced_note(table, [*tasks, AVERAGE])
     if groups:
         members = dict(suite.groups)
         listed = "; ".join(
             f"{name}: {', '.join(get_task(t).title for t in members[name])}" for name in groups
         )
         notes.append(f"Groups (the mean of their tasks) - {listed}.")
-    return Document(summary_title(tasks, suite, languages), sections, notes)
+    return Document(summary_title(tasks, suite, languages, skipped), sections, notes)
 
 
 def task_score_suite(
@@ -214,6 +269,7 @@ def task_score_suite(
     scores: list[dict[str, Any]],
     references: list[dict],
     warning: str | None = None,
+    skipped: Iterable[str] = (),
 ) -> dict[str, str]:
     """A "task_score" suite's tables: per-task averages, their mean and the transfer gaps,
     with the published task scores beside the models that have them."""
@@ -224,18 +280,35 @@ def task_score_suite(
     # tasks were not run on the suite's languages
     table["averaged"] = " ".join(tasks)
     table["missing"] = " ".join(t for t in suite.tasks if t not in tasks)
+    table["skipped"] = " ".join(t for t in suite.tasks if t not in tasks and t in set(skipped))
     table["other_languages"] = languages
+    titles = {t: get_task(t).title for t in tasks}
     scores_only = task_document(
-        table.rename(columns={t: get_task(t).title for t in tasks}),
-        [get_task(t).title for t in tasks],
-        summary_title(tasks, suite, languages) + ": mean over each task's languages",
+        _with_titles(table, titles),
+        list(titles.values()),
+        summary_title(tasks, suite, languages, skipped) + ": mean over each task's languages",
     )
+    scores_only.notes += partial_note(tasks, suite, skipped)
+    document = summary_document(table, tasks, suite, languages, skipped)
     return {
         "csv": table.to_csv(index=False, float_format="%.2f"),
-        "md": summary_markdown(table, tasks, suite, languages),
+        "md": markdown(document),
         "tex": latex(scores_only),
-        "html": html(summary_document(table, tasks, suite, languages), warning=warning),
+        "html": html(document, warning=warning),
     }
+
+
+def _with_titles(table: pd.DataFrame, titles: dict[str, str]) -> pd.DataFrame:
+    """The table with its task columns named by their titles, the unsourced cells too."""
+    from mte.tables.published_rows import UNSOURCED_COLUMN, UNSOURCED_SEPARATOR, unsourced_columns
+
+    renamed = table.rename(columns=titles)
+    if UNSOURCED_COLUMN in renamed:
+        renamed[UNSOURCED_COLUMN] = [
+            UNSOURCED_SEPARATOR.join(titles.get(c, c) for c in unsourced_columns(row)) or None
+            for _, row in table.iterrows()
+        ]
+    return renamed
 
 
 def suite_average(task_metrics: dict[str, dict[str, float]], merged: dict[str, str]) -> float:
@@ -369,6 +442,7 @@ def metrics_suite(
     scores: list[dict[str, Any]],
     references: list[dict],
     warning: str | None = None,
+    skipped: Iterable[str] = (),
 ) -> dict[str, str]:
     """A "metrics" suite's tables (GLUE): every task run side by side, with the average."""
     chosen = [get_task(name) for name in tasks]
@@ -388,13 +462,15 @@ def summarize(
     scores: list[dict[str, Any]],
     references: list[dict],
     demo_tasks: Iterable[str] = (),
+    skipped: Iterable[str] = (),
 ) -> dict[str, str]:
     """The suite's table over ``tasks`` (those of it that ran) as CSV, Markdown, LaTeX and
-    HTML; where some ran on the bundled demo data (``demo_tasks``), every file says so."""
+    HTML; where some ran on the bundled demo data (``demo_tasks``), every file says so;
+    ``skipped``: the tasks the config's skip_tasks left out, named as such."""
     build = {"metrics": metrics_suite, "task_score": task_score_suite}
     demo = set(demo_tasks)
     if not demo:
-        return build[suite.layout](suite, tasks, scores, references)
+        return build[suite.layout](suite, tasks, scores, references, skipped=skipped)
     warning = demo_warning([score for score in scores if score["task"] in demo])
-    tables = build[suite.layout](suite, tasks, scores, references, warning)
+    tables = build[suite.layout](suite, tasks, scores, references, warning, skipped)
     return label_demo(tables, warning)

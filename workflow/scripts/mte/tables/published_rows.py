@@ -11,6 +11,16 @@ import pandas as pd
 from mte.tables.task_table import AVERAGE
 
 OURS, PUBLISHED, DELTA = "ours", "published", "ours - published"
+# a published row's cells that the paper prints and no readable source gives (column names
+# joined by "; "; printed n/s: mte.tables.references.UNSOURCED)
+UNSOURCED_COLUMN = "unsourced"
+UNSOURCED_SEPARATOR = "; "
+
+
+def unsourced_columns(row: Any) -> list[str]:
+    """The columns a published row names as unsourced (none for other rows)."""
+    named = row.get(UNSOURCED_COLUMN)
+    return named.split(UNSOURCED_SEPARATOR) if isinstance(named, str) and named else []
 
 
 def with_references(
@@ -29,8 +39,9 @@ def with_references(
     published average covers the table's languages only when the paper has all of them. An
     entry with only an average (XTREME's Table 2) is its task's average over all its languages:
     it is printed in ``avg``, and its delta only when the table covers those languages too
-    (else the row's label says what the average is over, and the delta stays empty).
-    ``all_languages``: every language of the task.
+    (else the row's label says what the average is over, and the delta stays empty). A cell
+    the paper prints and no readable source gives is named in the row's ``unsourced`` column
+    (printed ``n/s``). ``all_languages``: every language of the task.
     """
     from mte.tables.references import find_references, label
 
@@ -40,6 +51,7 @@ def with_references(
     def published_of(row: pd.Series) -> list[tuple[str, dict[str, Any], set[str]]]:
         by_source: dict[str, dict[str, Any]] = {}
         apart: dict[str, set[str]] = {}
+        unsourced: dict[str, list[str]] = {}
         for suffix, metric in metrics.items():
             for entry in find_references(references, row["model"], task, row["setting"], metric):
                 source = label(entry)
@@ -47,19 +59,30 @@ def with_references(
                     source += f" (avg over all {every} languages)"
                     apart.setdefault(source, set()).add(f"{AVERAGE}{suffix}")
                 published = by_source.setdefault(source, {})
+                missing = unsourced.setdefault(source, [])
                 if not entry["values"]:
                     published[f"{AVERAGE}{suffix}"] = entry["average"]
+                    if entry["average"] is None:
+                        missing.append(f"{AVERAGE}{suffix}")
                     continue
                 values = [entry["values"].get(lang) for lang in languages]
                 for lang, value in zip(languages, values, strict=True):
                     published[f"{lang}{suffix}"] = value
+                    if value is None and lang in entry["values"]:
+                        missing.append(f"{lang}{suffix}")
                 complete = all(v is not None for v in values)
                 published[f"{AVERAGE}{suffix}"] = sum(values) / len(values) if complete else None
-        return [
-            (source, published, apart.get(source, set()))
-            for source, published in by_source.items()
-            if any(value is not None for value in published.values())
-        ]
+                # the paper has every language of the table, one of them unsourced
+                if not complete and all(lang in entry["values"] for lang in languages):
+                    missing.append(f"{AVERAGE}{suffix}")
+        found = []
+        for source, published in by_source.items():
+            if unsourced[source]:
+                published[UNSOURCED_COLUMN] = UNSOURCED_SEPARATOR.join(unsourced[source])
+            numbers = [v for c, v in published.items() if c != UNSOURCED_COLUMN]
+            if any(value is not None for value in numbers) or unsourced[source]:
+                found.append((source, published, apart.get(source, set())))
+        return found
 
     return interleave_published(table, published_of)
 
@@ -82,18 +105,21 @@ def interleave_published(
             delta = {
                 c: ours[c] - value
                 for c, value in published.items()
-                if value is not None
+                if c != UNSOURCED_COLUMN
+                and value is not None
                 and c not in apart
                 and ours.get(c) is not None
                 and not pd.isna(ours[c])
             }
             rows.append({**key, **delta, "row": DELTA, "reference": source})
     labelled = any("reference" in r for r in rows)
+    unsourced = any(UNSOURCED_COLUMN in r for r in rows)
     columns = [
         "model",
         "setting",
         "row",
         *(["reference"] if labelled else []),
         *[c for c in table.columns if c not in ("model", "setting")],
+        *([UNSOURCED_COLUMN] if unsourced else []),
     ]
     return pd.DataFrame(rows).reindex(columns=columns)

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from mte.tables.published_rows import DELTA, OURS
+from mte.tables.published_rows import DELTA, OURS, PUBLISHED, unsourced_columns
+from mte.tables.references import NOT_PUBLISHED, UNSOURCED, UNSOURCED_NOTE
 from mte.tables.statistics_columns import SIGNIFICANT, Marks, legend
 from mte.tables.task_table import AVERAGE
 
@@ -141,6 +142,7 @@ HTML_STYLE = """
 .mte { font-family: system-ui, sans-serif; color: #222; margin: 0.6em 0 1.6em 0; }
 div.mte h1 { font-size: 1.2em; margin: 0.4em 0; line-height: 1.3; }
 div.mte h2 { font-size: 1em; margin: 1em 0 0.3em 0; }
+.mte div.scroll { overflow-x: auto; max-width: 100%; }
 .mte table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
 .mte th, .mte td { padding: 0.2em 0.55em; border-bottom: 1px solid #ddd; white-space: nowrap; }
 .mte thead th { border-bottom: 2px solid #444; }
@@ -187,11 +189,13 @@ def _html_grid(grid: Grid) -> list[str]:
             for kind, name, cell in zip(kinds, names, cells, strict=True)
         ) + "</tr>"  # fmt: skip
 
-    table = f"<table{_attributes([('class', grid.css_class)])}>"
+    # a table wider than the page scrolls inside its own box: no cell is cut off at the
+    # window's edge (a laptop's 1,400 pixels)
+    table = f'<div class="scroll"><table{_attributes([("class", grid.css_class)])}>'
     lines = [table, "<thead>", row(grid.header, "th"), "</thead>", "<tbody>"]
     classes = grid.row_classes or [""] * len(grid.rows)
     lines += [row(cells, "td", css) for cells, css in zip(grid.rows, classes, strict=True)]
-    return [*lines, "</tbody>", "</table>"]
+    return [*lines, "</tbody>", "</table></div>"]
 
 
 def html(
@@ -240,7 +244,7 @@ def cell(row: pd.Series, column: str, second: str | None, marks: Marks = NO_MARK
     def number(col: str) -> str:
         value = row.get(col)
         if value is None or pd.isna(value):
-            return ""
+            return published_gap(row, col)
         return f"{value:+.1f}" if signed else f"{value:.1f}"
 
     text = number(column)
@@ -256,6 +260,27 @@ def cell(row: pd.Series, column: str, second: str | None, marks: Marks = NO_MARK
         other = number(f"{column}_{second}")
         text = f"{text} / {other}" if text or other else ""
     return text
+
+
+def published_gap(row: pd.Series, column: str) -> str:
+    """What a published row prints for a cell without a number: n/s where the paper prints it
+    and no readable source gives it, a dash where the published table has no such cell; other
+    rows print nothing."""
+    if row.get("row") != PUBLISHED:
+        return ""
+    return UNSOURCED if column in unsourced_columns(row) else NOT_PUBLISHED
+
+
+def unsourced_note(table: pd.DataFrame, columns: list[str]) -> list[str]:
+    """The note under a table with a published row that lacks one of ``columns`` (its
+    n/s and dash explained), else none."""
+    if "row" not in table or not (table["row"] == PUBLISHED).any():
+        return []
+    published = table[table["row"] == PUBLISHED]
+    present = [c for c in columns if c in published]
+    if not present or not published[present].isna().any().any():
+        return []
+    return [f"{UNSOURCED_NOTE}."]
 
 
 def row_label(row: pd.Series) -> str:
@@ -284,6 +309,8 @@ def task_document(
     more than TRANSPOSE_ABOVE languages, languages are rows and model x setting columns."""
     columns = [*languages, AVERAGE]
     notes = [f"{note}." for note in legend(table, marks)]
+    seconds = [f"{c}_{second}" for c in columns] if second else []
+    notes += unsourced_note(table, [*columns, *seconds])
     rows = list(table.iterrows())
     if len(languages) > TRANSPOSE_ABOVE:
         heads = [f"{row['model']}, {row_label(row)}" for _, row in rows]
