@@ -660,3 +660,65 @@ def test_xtreme_r_reads_lareqa_and_mewslix_lower_cased() -> None:
     plain["tasks"]["lareqa"]["encoder"] = "squad_retrieval"
     assert retrieval_lower_case("lareqa", plain) is False
     assert "do_lower_case" not in tokens_params("squad_retrieval", plain)
+
+
+def _xtreme_r_like() -> dict:
+    """Mewsli-X and its dual encoder's pairs in a folder that does not exist, beside SQuAD's
+    fine-tune and the XQuAD that evaluates it."""
+    folder = {"source": "files", "path": "/nowhere/download/mewslix"}
+    return _with(
+        tasks={
+            "squad": {"source": "hub"},
+            "xquad": {"source": "hub"},
+            "mewslix": {**folder, "encoder": "mewslix_pairs", "layers": ["model"]},
+            "mewslix_pairs": dict(folder),
+        }
+    )
+
+
+def test_a_task_awaiting_a_manual_step_is_one_note_naming_the_skip() -> None:
+    from mte.config.checks import awaited_steps
+
+    (step,) = awaited_steps(_xtreme_r_like())
+    assert step.tasks == ("mewslix", "mewslix_pairs")
+    # the evaluated task is the one to skip: its training pairs go with it
+    assert step.skip == ("mewslix",)
+    message = step.message()
+    assert message.startswith("Mewsli-X, Mewsli-X Wikipedia mention-entity pairs: ")
+    assert "/nowhere/download/mewslix does not exist yet: build them with" in message
+    assert message.count("--config skip_tasks=[mewslix]") == 1
+
+
+def test_skipping_a_task_drops_the_training_sets_only_it_used() -> None:
+    from mte.config.checks import skip_tasks
+
+    config = _xtreme_r_like()
+    config["skip_tasks"] = ["mewslix"]
+    assert skip_tasks(config) == ["mewslix", "mewslix_pairs"]
+    assert sorted(config["tasks"]) == ["squad", "xquad"]
+    # SQuAD is XQuAD's fine-tune: skipping XQuAD alone leaves SQuAD, which nothing else
+    # evaluates, so it goes too
+    config = _xtreme_r_like()
+    config["skip_tasks"] = ["xquad"]
+    assert skip_tasks(config) == ["xquad", "squad"]
+
+
+@pytest.mark.parametrize(
+    ("skipped", "message"),
+    [
+        (["mlqa"], "'mlqa' is not a configured task (configured: mewslix, mewslix_pairs,"),
+        (["squad"], "XQuAD needs the fine-tunes of skipped 'squad' (tasks.xquad.models_of)"),
+        (
+            ["mewslix_pairs"],
+            "Mewsli-X needs the fine-tunes of skipped 'mewslix_pairs' (tasks.mewslix.encoder)",
+        ),
+        (["mewslix", "xquad"], "every configured task is skipped: nothing to run"),
+    ],
+)
+def test_a_skip_that_cannot_be_done_names_skip_tasks(skipped: list[str], message: str) -> None:
+    from mte.config.checks import skip_tasks
+
+    config = _xtreme_r_like()
+    config["skip_tasks"] = skipped
+    with pytest.raises(ConfigError, match=re.escape(f"config key 'skip_tasks': {message}")):
+        skip_tasks(config)
