@@ -56,6 +56,40 @@ def test_summary_by_hand() -> None:
     assert pd.isna(row["gap_tatoeba"])
 
 
+def _with_replicates(score: dict, metric: str, replicates: list[float]) -> dict:
+    """A score file's interval as the score rule writes it: the stored replicates of its
+    interval's metric, at confidence 0.5 (the quartiles: easy by hand)."""
+    interval = {"metric": metric, "replicates": replicates, "confidence": 0.5}
+    return {**score, "interval": {**interval, "seed": 1, "resamples": len(replicates)}}
+
+
+def test_summary_intervals_average_the_replicates_as_the_scores_are_averaged() -> None:
+    """Four resamples per score file. XNLI: en [.7 .8 .9 .6], de [.5 .6 .5 .4] -> the task's
+    replicates 100 * the mean per resample: [60 70 70 50]; its quartiles (numpy's linear
+    interpolation over [50 60 70 70]): 57.5 and 70. PAWS-X en [.9 .9 .8 .8] -> [80 80 90 90]:
+    80 and 90. The average's replicates [75 80 75 65] -> [65 75 75 80]: 72.5 and 76.25."""
+    scores = [
+        _with_replicates(_score("xnli", "en", accuracy=0.75), "accuracy", [0.7, 0.8, 0.9, 0.6]),
+        _with_replicates(_score("xnli", "de", accuracy=0.5), "accuracy", [0.5, 0.6, 0.5, 0.4]),
+        _with_replicates(_score("pawsx", "en", accuracy=0.85), "accuracy", [0.9, 0.9, 0.8, 0.8]),
+    ]
+    row = task_score_table(scores, ["xnli", "pawsx"]).iloc[0]
+    assert (row["xnli_low"], row["xnli_high"]) == (pytest.approx(57.5), pytest.approx(70.0))
+    assert (row["pawsx_low"], row["pawsx_high"]) == (pytest.approx(80.0), pytest.approx(90.0))
+    assert (row["avg_low"], row["avg_high"]) == (pytest.approx(72.5), pytest.approx(76.25))
+    printed = summary_markdown(task_score_table(scores, ["xnli", "pawsx"]), ["xnli", "pawsx"],
+                               XTREME)  # fmt: skip
+    # XNLI (75 + 50) / 2 = 62.5, PAWS-X 85, the average 73.75
+    assert (
+        "| m | zero-shot | 62.5 [57.5, 70.0] | 85.0 [80.0, 90.0] | 73.8 [72.5, 76.2] |" in printed
+    )
+    # a score file without replicates: that task and the average have no interval
+    bare = [scores[0], scores[1], _score("pawsx", "en", accuracy=0.85)]
+    row = task_score_table(bare, ["xnli", "pawsx"]).iloc[0]
+    assert row["xnli_low"] == pytest.approx(57.5)
+    assert pd.isna(row["pawsx_low"]) and pd.isna(row["avg_low"])
+
+
 def test_ud_pos_enters_the_summary_with_seqeval_f1_as_xtremes_evaluate_py_scores_it() -> None:
     """XTREME's evaluate.py scores udpos with seqeval's f1 (METRIC_FUNCTION), its mean over
     languages being the task's score; token accuracy stays the task table's primary metric."""

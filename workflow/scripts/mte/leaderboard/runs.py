@@ -16,10 +16,7 @@ import pandas as pd
 
 from mte.errors import InputError
 from mte.registry import family_of, get_task
-from mte.stats.statistics import (
-    bootstrap_replicates,
-    has_statistics,
-)
+from mte.stats.statistics import score_replicates
 
 # the run folder's index of its score files, written by the describe_run rule
 SCORES_INDEX = "scores.csv"
@@ -133,14 +130,5 @@ def _test_checksum(score: dict[str, Any]) -> str | None:
 
 
 def _score_replicates(task: str, score: dict[str, Any], metric: str) -> np.ndarray | None:
-    interval = score.get("interval")
-    if not interval:
-        return None
-    if interval.get("metric") == metric and interval.get("replicates"):
-        return np.asarray(interval["replicates"], float)
     kind = family_of(get_task(task)).sufficient_statistics(get_task(task))
-    stats = score.get("example_stats")
-    if not stats or not has_statistics(kind, metric):
-        return None
-    seed = interval["seed"]
-    return bootstrap_replicates(kind, metric, np.asarray(stats, float), interval["resamples"], seed)
+    return score_replicates(score, metric, kind)

@@ -160,3 +160,22 @@ def interval_record(
         "high": high,
         "replicates": [round(float(v), 6) for v in replicates],
     }
+
+
+def score_replicates(
+    score: dict, metric: str, kind: SufficientStatistics | None
+) -> np.ndarray | None:
+    """A score file's bootstrap replicates of ``metric`` (a fraction): the stored ones for its
+    interval's metric, else drawn again from its per-example statistics with the seed and
+    number of resamples it recorded (the same resamples, so that a QA cell's F1 and exact
+    match replicates pair up); None without an interval or statistics for the metric."""
+    interval = score.get("interval")
+    if not interval:
+        return None
+    if interval.get("metric") == metric and interval.get("replicates"):
+        return np.asarray(interval["replicates"], float)
+    stats = score.get("example_stats")
+    if not stats or not has_statistics(kind, metric):
+        return None
+    seed = interval["seed"]
+    return bootstrap_replicates(kind, metric, np.asarray(stats, float), interval["resamples"], seed)

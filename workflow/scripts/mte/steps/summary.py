@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from mte.registry import family_of, get_task
@@ -23,9 +24,12 @@ from mte.tables.render import (
     task_document,
     unsourced_note,
 )
+from mte.tables.statistics_columns import Marks, legend
 from mte.tables.task_table import AVERAGE
 from mte.tasks.spec import Suite, Task
 
+# the summary prints each score with its interval
+INTERVALS = Marks(intervals=True)
 # the average over every task of a suite whose headline average covers only some
 ALL_AVERAGE = "avg_all"
 NUMBER_WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()
@@ -48,14 +52,49 @@ def transfer_gap(per_language: dict[str, float], english: str = "en") -> float |
     return per_language[english] - sum(others) / len(others)
 
 
+def task_replicates(scores: list[dict[str, Any]], task: str) -> np.ndarray | None:
+    """The bootstrap replicates of one row's task score (percent), as the score is formed:
+    per language the cell metrics' replicates averaged over seeds (every seed resamples the
+    same examples) and over the metrics (QA's F1 and exact match, drawn from the same
+    resamples), then over the languages. None where a score file has none, or the files
+    resampled different numbers of times."""
+    from mte.stats.statistics import score_replicates
+
+    spec = get_task(task)
+    kind = family_of(spec).sufficient_statistics(spec)
+    metrics = family_of(spec).cell_metrics(spec)
+    by_language: dict[str, list[dict[str, Any]]] = {}
+    for score in scores:
+        by_language.setdefault(score["language"], []).append(score)
+    per_language = []
+    for found in by_language.values():
+        drawn = [score_replicates(s, m, kind) for s in found for m in metrics]
+        if any(r is None for r in drawn) or len({r.shape for r in drawn}) != 1:
+            return None
+        per_language.append(np.mean(drawn, axis=0))
+    if not per_language or len({r.shape for r in per_language}) != 1:
+        return None
+    return 100.0 * np.mean(per_language, axis=0)
+
+
+def _with_interval(record: dict[str, Any], column: str, replicates, confidence) -> None:
+    from mte.stats.statistics import percentile_interval
+
+    if replicates is not None and confidence is not None:
+        record[f"{column}_low"], record[f"{column}_high"] = percentile_interval(
+            replicates, confidence
+        )
+
+
 def task_score_table(
     scores: list[dict[str, Any]], tasks: list[str], groups: tuple = ()
 ) -> pd.DataFrame:
     """Rows model x setting: per task the mean over its languages (mean over seeds), the
     unweighted mean over the tasks, the mean of each group (``groups``: the suite's
-    categories, XTREME-R's) whose tasks are all run, and ``gap_{task}``, the transfer gap. A
-    setting that not every task runs (tasks may have their own settings) has no average, so no
-    row."""
+    categories, XTREME-R's) whose tasks are all run, and ``gap_{task}``, the transfer gap; each
+    score with its bootstrap interval (``{column}_low`` / ``_high``, from the replicates of
+    :func:`task_replicates`, averaged as the scores are). A setting that not every task runs
+    (tasks may have their own settings) has no average, so no row."""
     frame = pd.DataFrame(
         [
             {
@@ -77,23 +116,41 @@ def task_score_table(
             continue
         record: dict[str, Any] = {"model": model, "setting": setting}
         seeds = group["seed"].nunique()
+        mine = [s for s in scores if (s["model"], s["setting"]) == (model, setting)]
+        confidences = {(s.get("interval") or {}).get("confidence") for s in mine} - {None}
+        confidence = confidences.pop() if len(confidences) == 1 else None
+        replicates = {}
         for task in tasks:
             rows = group[group["task"] == task]
             per_seed = rows.groupby("seed")["value"].mean()
             record[task] = per_seed.mean()
             per_language = rows.groupby("language")["value"].mean().to_dict()
             record[f"gap_{task}"] = transfer_gap(per_language)
+            replicates[task] = task_replicates([s for s in mine if s["task"] == task], task)
+            _with_interval(record, task, replicates[task], confidence)
         record[AVERAGE] = sum(record[task] for task in tasks) / len(tasks)
+        _with_interval(record, AVERAGE, _mean_of(replicates, tasks), confidence)
         for group in run_groups:
             members = dict(groups)[group]
             record[group] = sum(record[task] for task in members) / len(members)
+            _with_interval(record, group, _mean_of(replicates, members), confidence)
         record["seeds"] = seeds
         records.append(record)
     if not records:
         raise ValueError(f"no model and setting has scores for every task of {', '.join(tasks)}")
-    columns = ["model", "setting", "seeds", *tasks, AVERAGE, *run_groups]
+    scored = [*tasks, AVERAGE, *run_groups]
+    columns = ["model", "setting", "seeds", *scored]
     columns += [f"gap_{t}" for t in tasks]
+    columns += [f"{c}_{end}" for c in scored for end in ("low", "high")]
     return pd.DataFrame(records).reindex(columns=columns)
+
+
+def _mean_of(replicates: dict[str, np.ndarray | None], tasks) -> np.ndarray | None:
+    """The replicates of a mean of task scores: the mean of theirs (None if one lacks them)."""
+    found = [replicates[task] for task in tasks]
+    if any(r is None for r in found) or len({r.shape for r in found}) != 1:
+        return None
+    return np.mean(found, axis=0)
 
 
 def summary_with_references(
@@ -219,6 +276,7 @@ def summary_document(
     suite: Suite,
     languages: str = "",
     skipped: Iterable[str] = (),
+    marks: Marks = INTERVALS,
 ) -> Document:
     """The summary: task scores, average and group scores, then the transfer gaps;
     ``languages`` (:func:`other_languages`) names tasks run on other languages than the
@@ -229,7 +287,7 @@ def summary_document(
         [
             row["model"],
             row_label(row),
-            *(cell(row, column, None) for column in (*tasks, AVERAGE, *groups)),
+            *(cell(row, column, None, marks) for column in (*tasks, AVERAGE, *groups)),
         ]
         for _, row in table.iterrows()
     ]
@@ -253,6 +311,10 @@ def summary_document(
         header = ["model", "setting", *(get_task(t).title for t in gap_tasks)]
         sections.append((heading, Grid(header, gaps)))
     notes = partial_note(tasks, suite, skipped)
+    notes += [
+        f"{note} (each language resampled, the replicates averaged as the scores are)."
+        for note in legend(table, marks)
+    ]
     notes += unsourced_note(table, [*tasks, AVERAGE])
     if groups:
         members = dict(suite.groups)
@@ -283,13 +345,16 @@ def task_score_suite(
     table["skipped"] = " ".join(t for t in suite.tasks if t not in tasks and t in set(skipped))
     table["other_languages"] = languages
     titles = {t: get_task(t).title for t in tasks}
+    confidences = {(s.get("interval") or {}).get("confidence") for s in scores} - {None}
+    marks = Marks(intervals=True, confidence=confidences.pop() if confidences else 0.95)
     scores_only = task_document(
         _with_titles(table, titles),
         list(titles.values()),
         summary_title(tasks, suite, languages, skipped) + ": mean over each task's languages",
+        marks=marks,
     )
     scores_only.notes += partial_note(tasks, suite, skipped)
-    document = summary_document(table, tasks, suite, languages, skipped)
+    document = summary_document(table, tasks, suite, languages, skipped, marks)
     return {
         "csv": table.to_csv(index=False, float_format="%.2f"),
         "md": markdown(document),
@@ -302,7 +367,12 @@ def _with_titles(table: pd.DataFrame, titles: dict[str, str]) -> pd.DataFrame:
     """The table with its task columns named by their titles, the unsourced cells too."""
     from mte.tables.published_rows import UNSOURCED_COLUMN, UNSOURCED_SEPARATOR, unsourced_columns
 
-    renamed = table.rename(columns=titles)
+    ends = {
+        f"{task}_{end}": f"{title}_{end}"
+        for task, title in titles.items()
+        for end in ("low", "high")
+    }
+    renamed = table.rename(columns={**titles, **ends})
     if UNSOURCED_COLUMN in renamed:
         renamed[UNSOURCED_COLUMN] = [
             UNSOURCED_SEPARATOR.join(titles.get(c, c) for c in unsourced_columns(row)) or None
