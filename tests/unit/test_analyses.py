@@ -45,17 +45,33 @@ def sized(code: str, articles: int | None) -> Language:
 def test_correlation_over_four_languages_by_hand() -> None:
     # sizes 10, 100, 1000, 10000 articles: log10 x = 1, 2, 3, 4; scores y = .2, .4, .5, .9
     # dx = -1.5 -.5 .5 1.5, dy = -.3 -.1 0 .4: sum dx*dy = 1.1, sum dx^2 = 5, sum dy^2 = .26,
-    # r = 1.1 / sqrt(1.3) = 0.964764; with 2 degrees of freedom the two-sided p of Pearson's
-    # t test is 1 - r = 0.035236; the ranks agree throughout: Spearman's rho = 1
+    # r = 1.1 / sqrt(1.3) = 0.964764; the ranks agree throughout: Spearman's rho = 1. Over
+    # four languages no p-value is given (with 2 degrees of freedom it would be 1 - r =
+    # 0.035: "significant", and meaningless)
     metadata = {c: sized(c, n) for c, n in zip("abcd", (10, 100, 1000, 10000), strict=True)}
     metadata["e"] = sized("e", None)  # no size: left out, and named
     records = [record(c, y) for c, y in zip("abcde", (0.2, 0.4, 0.5, 0.9, 0.7), strict=True)]
     (row,) = wikipedia_correlation(records, metadata).to_dict("records")
     assert row["n"] == 4
     assert row["pearson_r"] == pytest.approx(1.1 / math.sqrt(1.3), abs=1e-12)
-    assert row["pearson_p"] == pytest.approx(1 - 1.1 / math.sqrt(1.3), abs=1e-9)
+    assert math.isnan(row["pearson_p"]) and math.isnan(row["spearman_p"])
     assert row["spearman_rho"] == pytest.approx(1.0)
     assert row["without_size"] == "e"
+
+
+def test_p_values_start_at_ten_languages() -> None:
+    """x = 1..10 and y rising then falling symmetrically (1 2 3 4 5 5 4 3 2 1): every
+    product dx * dy has its mirror of opposite sign, so r = 0 and rho = 0, and both two-sided
+    p-values are 1; over nine of the points (fewer than ten) none is given."""
+    xs = [float(x) for x in range(1, 11)]
+    ys = [1.0, 2.0, 3.0, 4.0, 5.0, 5.0, 4.0, 3.0, 2.0, 1.0]
+    found = correlation(xs, ys)
+    assert found["pearson_r"] == pytest.approx(0.0, abs=1e-12)
+    assert found["spearman_rho"] == pytest.approx(0.0, abs=1e-12)
+    assert found["pearson_p"] == pytest.approx(1.0) and found["spearman_p"] == pytest.approx(1.0)
+    fewer = correlation(xs[:9], ys[:9])
+    assert not math.isnan(fewer["pearson_r"])
+    assert math.isnan(fewer["pearson_p"]) and math.isnan(fewer["spearman_p"])
 
 
 def test_seeds_are_averaged_before_correlating() -> None:

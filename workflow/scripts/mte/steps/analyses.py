@@ -48,23 +48,30 @@ def language_scores(records: Iterable[Mapping[str, Any]]) -> dict[tuple, dict[st
     }
 
 
+# languages below which a correlation's p-value is not given: over a handful of languages (the
+# demo's six) a "significant" p says nothing worth printing, and reads as if it did
+MIN_LANGUAGES_FOR_P = 10
+
+
 def correlation(xs: list[float], ys: list[float]) -> dict[str, float]:
-    """Pearson's r and Spearman's rho of two equally long lists, with their two-sided p-values;
-    NaN with fewer than three points (a line through two points says nothing)."""
+    """Pearson's r and Spearman's rho of two equally long lists, with their two-sided p-values
+    from MIN_LANGUAGES_FOR_P points on (NaN below); NaN with fewer than three points (a line
+    through two points says nothing)."""
     from scipy import stats
 
     if len(xs) != len(ys):
         raise ValueError(f"{len(xs)} x values against {len(ys)} y values")
+    nan = float("nan")
     if len(xs) < 3:
-        nan = float("nan")
         return {"pearson_r": nan, "pearson_p": nan, "spearman_rho": nan, "spearman_p": nan}
     pearson = stats.pearsonr(xs, ys)
     spearman = stats.spearmanr(xs, ys)
+    tested = len(xs) >= MIN_LANGUAGES_FOR_P
     return {
         "pearson_r": float(pearson.statistic),
-        "pearson_p": float(pearson.pvalue),
+        "pearson_p": float(pearson.pvalue) if tested else nan,
         "spearman_rho": float(spearman.statistic),
-        "spearman_p": float(spearman.pvalue),
+        "spearman_p": float(spearman.pvalue) if tested else nan,
     }
 
 
@@ -284,6 +291,8 @@ def analyses_document(tables: Mapping[str, pd.DataFrame], run: str):
     notes = [
         "Scores in percent; a transfer gap is English's score minus the language's. "
         "Correlations over languages with a Wikipedia size (n); Pearson on log10 size; "
+        f"p-values only over {MIN_LANGUAGES_FOR_P} or more languages ('-' below: over fewer, "
+        "a test across languages says next to nothing); "
         "without_size: the languages left out for want of one (none: every language has one).",
         *(f"{key}: {text}" for key, text in SOURCES.items()),
     ]
