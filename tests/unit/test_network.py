@@ -164,7 +164,7 @@ def test_a_dataset_without_network_fails_fast_and_says_how_to_use_local_files(
     with pytest.raises(HubUnavailableError) as caught:
         load_hub_split("facebook/xnli", "de", "validation")
     assert waits == [1.0, 2.0]  # the reachability check's tries, nothing else
-    assert "set the task's 'source: files' and 'path:'" in str(caught.value)
+    assert "give the task (source: files, path:) a local copy" in str(caught.value)
 
 
 def test_downloaded_files_are_checked_against_the_recorded_checksums(tmp_path: Path) -> None:

@@ -86,7 +86,25 @@ def test_offline_hub_says_how_to_use_local_files() -> None:
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert done.returncode != 0
     assert "HubUnavailableError" in done.stderr
-    assert "set the task's 'source: files' and 'path:'" in done.stderr
+    assert "give the task (source: files, path:) a local copy" in done.stderr
+
+
+def test_an_offline_hub_task_names_its_config_key_once() -> None:
+    """A download job of PAN-X from the hub, offline: one error naming tasks.panx first and
+    saying which keys to set, with no doubled full stop."""
+    code = (
+        "from mte.registry import get_task\n"
+        "from mte.steps.data import materialize\n"
+        "materialize(get_task('panx'), {'source': 'hub'}, 'de', 'test')\n"
+    )
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert done.returncode != 0
+    # the error the job reports: the last one raised
+    line = [line for line in done.stderr.splitlines() if "HubUnavailableError:" in line][-1]
+    assert line.startswith("mte.hub.network.HubUnavailableError: tasks.panx: could not load")
+    assert "set tasks.panx.source to files and tasks.panx.path to a local copy" in line
+    assert ".." not in line and "the task's" not in line
 
 
 def _tagging_split(column: str, names: list[str], rows: list[tuple[list[str], list[int]]]):

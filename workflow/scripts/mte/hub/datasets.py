@@ -29,11 +29,23 @@ from mte.hub.repos import PARQUET_EXPORT, HubRepo
 log = logging.getLogger(__name__)
 
 HUB_DIR_VARIABLE = "MTE_HUB_DIR"
-HINT = (
-    "Without network access, set the task's 'source: files' and 'path:' to a local copy "
-    "in the benchmark's released format (see docs/running.md, 'Running on local files'), or "
-    f"{HUB_DIR_VARIABLE} to a folder of hub repository copies (docs/data-sources.md)."
-)
+
+
+def offline_hint(key: str = "") -> str:
+    """What to do without network access; ``key`` names the task's config key (tasks.panx)."""
+    where = (
+        f"set {key}.source to files and {key}.path to"
+        if key
+        else "give the task (source: files, path:)"
+    )
+    return (
+        f"Without network access, {where} a local copy in the benchmark's released format "
+        f"(docs/running.md, 'Running on local files'), or {HUB_DIR_VARIABLE} to a folder of hub "
+        "repository copies (docs/data-sources.md)."
+    )
+
+
+HINT = offline_hint()
 # what datasets 5 raises for a repository that keeps a loading script
 SCRIPT_REFUSAL = re.compile(r"Dataset scripts are no longer supported, but found (\S+)")
 # split names a release may use for the same split (SIB-200's "dev")
@@ -90,6 +102,7 @@ def load_hub_split(
     revision: str | None = None,
     data_dir: str | None = None,
     data_files: str | None = None,
+    hint: str = HINT,
 ) -> Any:
     """``datasets.load_dataset`` for one config and split, with an actionable error.
 
@@ -122,7 +135,7 @@ def load_hub_split(
             path, name, split=split, verification_mode="all_checks", **kwargs
         )
 
-    call = (lambda run: run()) if local else hub_caller(what, HINT)
+    call = (lambda run: run()) if local else hub_caller(what, hint)
     try:
         return call(load)
     except Exception as err:  # datasets raises many types for "cannot fetch"
@@ -135,7 +148,7 @@ def load_hub_split(
             raise MissingSplitError(f"{what}: {type(err).__name__}: {err}") from err
         raise HubUnavailableError(
             f"{what} from {'the copy ' + str(local) if local else 'the Hugging Face hub'}: "
-            f"{type(err).__name__}: {err}. {HINT}"
+            f"{type(err).__name__}: {str(err).rstrip('. ')}. {hint}"
         ) from err
 
 
@@ -143,13 +156,13 @@ def _quoted(revision: str | None) -> str:
     return urllib.parse.quote(revision or "main", safe="")
 
 
-def resolved_commit(repo_id: str, revision: str) -> str | None:
+def resolved_commit(repo_id: str, revision: str, hint: str = HINT) -> str | None:
     """The commit ``revision`` names on the hub now (None offline or from a local copy)."""
     if os.environ.get(HUB_DIR_VARIABLE) or offline_requested():
         return None
     from huggingface_hub import HfApi
 
-    call = hub_caller(f"could not resolve {repo_id} at {revision}", HINT)
+    call = hub_caller(f"could not resolve {repo_id} at {revision}", hint)
     return call(lambda: HfApi().dataset_info(repo_id, revision=revision).sha)
 
 
@@ -168,24 +181,34 @@ def _with_split_aliases(load, split: str) -> tuple[Any, str]:
 
 
 def load_from_repo(
-    repo: HubRepo, config: str | None, split: str, revision: str | None = None
+    repo: HubRepo,
+    config: str | None,
+    split: str,
+    revision: str | None = None,
+    hint: str = HINT,
 ) -> tuple[Any, dict[str, Any]]:
     """One split of ``config`` of ``repo``, read as its record says the pinned datasets can
     (``revision``: the config's override of the pinned one). The revision is resolved to its
     commit first and that commit is read, so that what is recorded is what was read. Returns
     the dataset and its record: the repository, the revision asked for, the commit read, the
     route (its config, parquet files by path, its parquet export), the split name read, and
-    the line saying so where an unsettled repository fell back to its export."""
+    the line saying so where an unsettled repository fell back to its export. ``hint``: what
+    an unreachable hub's error says to do instead (the task's keys)."""
     asked = revision or repo.revision
     origin: dict[str, Any] = {"id": repo.id, "config": config, "revision": asked}
 
     def export(split_name: str) -> Any:
         return load_hub_split(
-            repo.id, None, split_name, revision=origin["commit"], data_dir=config or "default"
+            repo.id,
+            None,
+            split_name,
+            revision=origin["commit"],
+            data_dir=config or "default",
+            hint=hint,
         )
 
     def pinned(revision_asked: str) -> str:
-        origin["commit"] = resolved_commit(repo.id, revision_asked) or revision_asked
+        origin["commit"] = resolved_commit(repo.id, revision_asked, hint) or revision_asked
         return origin["commit"]
 
     if repo.status == "files":
@@ -194,7 +217,9 @@ def load_from_repo(
 
         def read(split_name: str) -> Any:
             files = pattern.format(split=split_name)
-            return load_hub_split(repo.id, config, split_name, revision=commit, data_files=files)
+            return load_hub_split(
+                repo.id, config, split_name, revision=commit, data_files=files, hint=hint
+            )
 
         dataset, read_split = _with_split_aliases(read, split)
         origin.update(route="parquet files", files=pattern.format(split=read_split))
@@ -206,7 +231,8 @@ def load_from_repo(
         commit = pinned(asked)
         try:
             dataset, read_split = _with_split_aliases(
-                lambda name: load_hub_split(repo.id, config, name, revision=commit), split
+                lambda name: load_hub_split(repo.id, config, name, revision=commit, hint=hint),
+                split,
             )
             origin["route"] = "config"
         except ScriptOnlyError as err:

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from mte.errors import ConfigError
-from mte.hub.datasets import load_from_repo
+from mte.hub.datasets import load_from_repo, offline_hint
+from mte.hub.network import HubUnavailableError
 from mte.io import sha256_file
 from mte.registry import family_of
 from mte.tasks.spec import TRANSLATED_SPLITS, Task
@@ -217,9 +218,15 @@ def materialize(
     elif source == "hub":
         hub_id, config_name = hub_location(task, language, split)
         repo = task.hub_repo(hub_id)
-        dataset, read = load_from_repo(
-            repo, config_name, task.hub_splits[split], task_cfg.get("revision")
-        )
+        key = f"tasks.{task.name}"
+        try:
+            dataset, read = load_from_repo(
+                repo, config_name, task.hub_splits[split], task_cfg.get("revision"),
+                offline_hint(key),
+            )  # fmt: skip
+        except HubUnavailableError as err:
+            # the task's key first: which of a config's tasks to point at local files
+            raise HubUnavailableError(f"{key}: {err}") from err
         name = f"{hub_id} {config_name}"
         examples = family_of(task).read_hub(task, dataset, name, language)
         origin = {
