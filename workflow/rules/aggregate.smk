@@ -66,8 +66,9 @@ use rule light_step as summarize with:
         skipped=config["skip_tasks"],
 
 
-# the run's provenance in one block for the report: models, packages, hardware; and the
-# index of its score files that a leaderboard across runs reads (mte-leaderboard)
+# the run's provenance in one block for the report: models, packages, hardware; the index of
+# its score files that a leaderboard across runs reads (mte-leaderboard); and results.json,
+# every score of the run in one file (mte.steps.run_results)
 use rule light_step as describe_run with:
     input:
         scores=get_all_scores,
@@ -79,6 +80,7 @@ use rule light_step as describe_run with:
             labels={"page": "provenance"},
         ),
         index=RUN_SCORES_INDEX,
+        results=RUN_RESULTS,
     log:
         log_path("aggregate", "{run}/provenance"),
     benchmark:

@@ -40,6 +40,8 @@ PLOT = "results/runs/{run}/plots/{name}.png"
 RUN_PROVENANCE = "results/runs/{run}/provenance.html"
 # the run's score files by task, model, setting, seed and language: what mte-leaderboard reads
 RUN_SCORES_INDEX = "results/runs/{run}/scores.csv"
+# every score of the run in one file (mte.steps.run_results)
+RUN_RESULTS = "results/runs/{run}/results.json"
 # why a model transfers where it does: the run's analyses as CSV files and a report page
 RUN_ANALYSIS = "results/runs/{run}/analyses/{name}.csv"
 RUN_ANALYSES_PAGE = "results/runs/{run}/analyses.html"

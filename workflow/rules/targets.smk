@@ -48,7 +48,7 @@ def all_tables():
         if suite_tasks(suite)
         for ext in formats
     ]
-    run_files = (RUN_PROVENANCE, RUN_SCORES_INDEX, RUN_ANALYSES_PAGE)
+    run_files = (RUN_PROVENANCE, RUN_SCORES_INDEX, RUN_RESULTS, RUN_ANALYSES_PAGE)
     return [*tables, *(template.format(run=RUN) for template in run_files)]
 
 
