@@ -407,6 +407,34 @@ def test_run_name() -> None:
     assert run_name({"run": "paper"}, ["config/xtreme.yaml"]) == "paper"
     assert run_name({}, ["config/xtreme.yaml"]) == "xtreme"
     assert run_name({}, []) == "default"
+    # a paper config run on another model from the command line: a run of its own
+    other = {"model": "FacebookAI/xlm-roberta-base@e73636d4"}
+    assert run_name(other, ["config/xtreme.yaml"]) == "xtreme-xlm-roberta-base"
+    assert run_name({**other, "run": "xtreme-r"}, []) == "xtreme-r-xlm-roberta-base"
+
+
+def test_one_model_on_the_command_line_replaces_the_models(tmp_path: Path) -> None:
+    from mte.config.schema import expand_model_shorthand, model_of_shorthand
+
+    assert model_of_shorthand("FacebookAI/xlm-roberta-base@e73636d4") == {
+        "name": "xlm-roberta-base",
+        "source": "hub",
+        "id": "FacebookAI/xlm-roberta-base",
+        "revision": "e73636d4",
+    }
+    assert "revision" not in model_of_shorthand("google-bert/bert-base-multilingual-cased")
+    folder = tmp_path / "my model"
+    folder.mkdir()
+    (folder / "config.json").write_text("{}", encoding="utf-8")
+    assert model_of_shorthand(str(folder)) == {
+        "name": "my-model",
+        "source": "local",
+        "path": str(folder),
+    }
+    config = {"models": [{"name": "a", "source": "tiny"}, {"name": "b", "source": "tiny"}]}
+    config["model"] = "org/c"
+    expand_model_shorthand(config)
+    assert config["models"] == [{"name": "c", "source": "hub", "id": "org/c"}]
 
 
 def test_the_xlmr_papers_single_model_selects_on_every_languages_dev_set() -> None:

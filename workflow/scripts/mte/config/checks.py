@@ -24,7 +24,7 @@ from mte.config.queries import (
     task_seeds,
     task_settings,
 )
-from mte.config.schema import check_schema, fill_schema_defaults
+from mte.config.schema import check_schema, expand_model_shorthand, fill_schema_defaults
 from mte.errors import ConfigError
 from mte.registry import (
     TASKS,
@@ -474,10 +474,12 @@ def check_configuration(config: dict[str, Any], schema_path: str | Path) -> list
     Snakefile's checks.smk, after the command line's values are typed and the published
     numbers read): each task known, the schema, the skipped tasks removed, fine-tunes shared
     by name, the schema's defaults filled in, then the tasks' keys, languages, files and
-    settings. The first fault raises one ConfigError naming its key; the tasks whose files
-    await a manual step are returned."""
+    settings. The config's ``model`` (one model, on the command line) replaces its ``models``
+    first. The first fault raises one ConfigError naming its key; the tasks whose files await a
+    manual step are returned."""
     for name in config.get("tasks") or {}:
         get_task(name)
+    expand_model_shorthand(config)
     check_schema(config, schema_path)
     skip_tasks(config)
     check_shared_finetunes(config)

@@ -164,9 +164,17 @@ def prompted_variant_key(task_name: str, config: dict[str, Any]) -> str:
 
 def run_name(config: dict[str, Any], configfiles: list[str]) -> str:
     """The folder of a run's tables, plots and summaries, results/runs/{run}/: the config's
-    ``run``, else the config file's name (xtreme for config/xtreme.yaml), else default."""
+    ``run``, else the config file's name (xtreme for config/xtreme.yaml), else default; with
+    the ``model`` shorthand, that name and the model's (xtreme-xlm-roberta-base), so that a
+    paper config run for another model never rewrites the paper model's tables."""
+    from mte.config.schema import model_of_shorthand
+
     if config.get("run"):
-        return str(config["run"])
-    if configfiles:
-        return Path(configfiles[-1]).stem
-    return "default"
+        name = str(config["run"])
+    elif configfiles:
+        name = Path(configfiles[-1]).stem
+    else:
+        name = "default"
+    if config.get("model"):
+        name += f"-{model_of_shorthand(str(config['model']))['name']}"
+    return name

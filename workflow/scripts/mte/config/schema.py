@@ -68,6 +68,29 @@ def type_command_line_values(config: dict[str, Any], given: Any) -> None:
             config[key] = _yaml_typed(config[key])
 
 
+def model_of_shorthand(value: str) -> dict[str, Any]:
+    """The ``models`` entry of the config key ``model`` (``--config model=org/name``): a local
+    Hugging Face folder (it has a config.json), else a hub id with an optional ``@revision``;
+    named after the id's last part (FacebookAI/xlm-roberta-base: xlm-roberta-base)."""
+    folder = Path(value)
+    if (folder / "config.json").is_file():
+        entry = {"source": "local", "path": value}
+        name = folder.resolve().name
+    else:
+        repository, _, revision = value.partition("@")
+        entry = {"source": "hub", "id": repository, **({"revision": revision} if revision else {})}
+        name = repository.rstrip("/").rsplit("/", 1)[-1]
+    name = re.sub(r"[^A-Za-z0-9_.-]", "-", name).lstrip("-_.") or "model"
+    return {"name": name, **entry}
+
+
+def expand_model_shorthand(config: dict[str, Any]) -> None:
+    """``model`` (one model, e.g. on the command line) replaces the config's ``models`` list
+    with its entry, in place."""
+    if config.get("model"):
+        config["models"] = [model_of_shorthand(str(config["model"]))]
+
+
 def fill_schema_defaults(config: dict[str, Any], schema_path: str | Path) -> None:
     """Fill the schema's defaults into ``config`` in place (Snakemake's ``validate``, which
     reads a schema from a file: the registry's schema is written to a temporary one)."""
