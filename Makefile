@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORES ?= all
 
-.PHONY: data-sources install run leaderboard test test-long test-long-ci test-shapes test-slurm test-browser test-smoke test-real test-protocols real-readme smoke-readme protocols-readme measure-run parity lint format clean
+.PHONY: data-sources install run report leaderboard test test-long test-long-ci test-shapes test-slurm test-browser test-smoke test-real test-protocols real-readme smoke-readme protocols-readme measure-run parity lint format clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,10 +15,17 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# CONFIG: a config file to run instead of the demo (make run CONFIG=config/xtreme.yaml); each
+# run ends in its report, results/runs/<run>/report.html (mte-report)
+CONFIG ?=
+CONFIG_ARGS := $(if $(CONFIG),--configfile $(CONFIG))
 run: $(STAMP)
-	$(BIN)/snakemake --cores $(CORES)
-	$(BIN)/snakemake --report results/runs/default/report.html
-	@echo "Open results/runs/default/report.html in a browser (tables: results/runs/default/tables/)"
+	$(BIN)/snakemake --cores $(CORES) $(CONFIG_ARGS)
+	$(BIN)/mte-report $(CONFIG_ARGS)
+
+# the report of a finished run of any config: results/runs/<run>/report.html
+report: $(STAMP)
+	$(BIN)/mte-report $(CONFIG_ARGS)
 
 # one leaderboard across run folders (docs/leaderboard.md): RUNS names them (default: every run
 # of this checkout), OUT where leaderboard.csv and leaderboard.html go

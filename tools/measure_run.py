@@ -125,7 +125,8 @@ def measure(cores: str) -> dict:
         env = {**os.environ, "PYTHONPATH": str(clone / "workflow" / "scripts")}
         for command in (
             [str(bin_dir / "snakemake"), "--cores", cores],
-            [str(bin_dir / "snakemake"), "--report", "results/runs/default/report.html"],
+            # make run's report step, mte-report, from the clone's package
+            [sys.executable, "-m", "mte.commands.report"],
         ):
             print("$", " ".join(command), flush=True)
             subprocess.run(command, cwd=clone, env=env, check=True)

@@ -366,3 +366,15 @@ def test_the_command_writes_both_files(runs: list[Path], tmp_path: Path, repo: P
     xtreme = large[large["label"] == "XLM-R (Large) (xtreme)"].iloc[0]
     assert pd.isna(xtreme["xtreme_summary"]) and xtreme["xtreme_summary_why"]
     assert check_html_against_csv(out / "leaderboard.csv", out / "leaderboard.html") > 10
+
+
+def test_the_command_without_a_run_folder_says_how_to_get_one(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """make leaderboard before any run: RUNS is empty, and the command says what a run folder
+    is and how to make one (not argparse's 'the following arguments are required')."""
+    assert main(["--out", "somewhere"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("mte-leaderboard: no run folder to rank. A run folder is")
+    assert "make run: results/runs/default" in error
+
