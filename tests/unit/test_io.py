@@ -71,3 +71,31 @@ def test_written_files_take_the_users_umask(tmp_path: Path, umask: int, mode: in
         os.umask(previous)
     for name in ("scores.json", "predictions.jsonl"):
         assert stat.S_IMODE((tmp_path / name).stat().st_mode) == mode, name
+
+
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o002, 0o664), (0o077, 0o600)])
+def test_model_weights_get_the_users_umask_too(tmp_path: Path, umask: int, mode: int) -> None:
+    """safetensors writes weights through a private file (0600): a model folder is widened to
+    what the umask allows, as every other output is; nothing is narrowed."""
+    import stat
+
+    import torch
+    from safetensors.torch import save_file
+
+    from mte.io import with_umask_modes
+
+    folder = tmp_path / "model"
+    previous = os.umask(umask)
+    try:
+        (folder / "sub").mkdir(parents=True)
+        save_file({"w": torch.zeros(2)}, str(folder / "sub" / "model.safetensors"))
+        script = folder / "run.sh"
+        script.write_text("#!/bin/sh\n", encoding="utf-8")
+        script.chmod(0o700)
+        with_umask_modes(folder)
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE((folder / "sub" / "model.safetensors").stat().st_mode) == mode
+    assert stat.S_IMODE((folder / "sub").stat().st_mode) == 0o777 & ~umask
+    # the owner's execute bit stays, the umask's read bits are added
+    assert stat.S_IMODE(script.stat().st_mode) == 0o700 | mode

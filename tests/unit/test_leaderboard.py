@@ -377,4 +377,3 @@ def test_the_command_without_a_run_folder_says_how_to_get_one(
     error = capsys.readouterr().err
     assert error.startswith("mte-leaderboard: no run folder to rank. A run folder is")
     assert "make run: results/runs/default" in error
-

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import shutil
 import subprocess
 from pathlib import Path
@@ -341,6 +342,24 @@ def test_group_scores_are_the_means_of_their_tasks_and_only_where_all_run() -> N
     assert "retrieval" not in row and "tagging" not in row
     # the average is over the four tasks run: (80 + 60 + 30 + 50) / 4
     assert row["avg"] == pytest.approx(55.0)
+
+
+def test_a_task_on_fewer_languages_than_the_papers_is_marked_and_not_compared() -> None:
+    """XNLI over en, de, es (3 of XTREME's 15): our cell says "(3 of 15)", and against XTREME's
+    75.0 (its average over all 15) there is no delta, nor for the average over it."""
+    from mte.steps.summary import differing_languages, task_score_suite
+
+    assert differing_languages(SCORES[:3], ["xnli"], XTREME) == {"xnli": (3, 15, 0)}
+    references = [_cited(paper="xtreme", table="Table 2", model="m", task="xnli",
+                         metric="accuracy", average=75.0)]  # fmt: skip
+    tables = task_score_suite(XTREME, ["xnli"], SCORES[:3], references)
+    assert "| m | zero-shot | 70.0 (3 of 15) | 70.0 |" in tables["md"]
+    assert "(n of N): the mean over n of XTREME's N languages for the task" in tables["md"]
+    csv = pd.read_csv(io.StringIO(tables["csv"]))
+    published, delta = csv.iloc[1], csv.iloc[2]
+    assert published["xnli"] == 75.0 and pd.isna(delta["xnli"]) and pd.isna(delta["avg"])
+    # the LaTeX carries the same cells and notes
+    assert "70.0 (3 of 15)" in tables["tex"]
 
 
 def test_a_suite_table_says_which_tasks_ran_other_languages_than_the_suites() -> None:

@@ -55,6 +55,8 @@ class PaperRun:
     stopped: subprocess.CompletedProcess
     finished: subprocess.CompletedProcess
     overlay: Path
+    # the user's references file the config names (XTREME-R's template, partly filled)
+    references: Path
 
     @property
     def counts(self) -> dict[str, int]:
@@ -131,15 +133,36 @@ def overlay(data: Path, model: Path, references: list[Path]) -> dict:
     }
 
 
-def run_paper_config(workdir: Path, model: Path, references: list[Path]) -> PaperRun:
-    """The run: a copy of the checkout, the tiny files, then snakemake twice in the checkout
-    (without and with the skip)."""
+# made-up numbers for XTREME-R's XNLI row of XLM-R Large: 50.0, 51.0, ... over its 15
+# languages, whose mean is 57.0; every other cell of the template stays null
+MADE_UP_XNLI = 57.0
+
+
+def filled_template(checkout: Path, out: Path) -> Path:
+    """A user's references file: XTREME-R's template (config/references/xtreme-r.yaml) with
+    XLM-R Large's XNLI row filled with made-up numbers, the rest as the template has it."""
+    entries = yaml.safe_load((checkout / "config/references/xtreme-r.yaml").read_text())
+    (xnli,) = [
+        e for e in entries if (e["model"], e["task"]) == (MODEL, "xnli")
+    ]  # fmt: skip
+    xnli["values"] = {lang: 50.0 + i for i, lang in enumerate(xnli["values"])}
+    xnli["average"] = MADE_UP_XNLI
+    xnli["source"] = "made up by tests/workflow/paper_run.py"
+    out.write_text(yaml.safe_dump([xnli], sort_keys=False), encoding="utf-8")
+    return out
+
+
+def run_paper_config(workdir: Path, model: Path) -> PaperRun:
+    """The run: a copy of the checkout, the tiny files, a user's references file filling part
+    of XTREME-R's template, then snakemake twice in the checkout (without and with the
+    skip)."""
     checkout = copy_checkout(workdir / "checkout")
     data = workdir / "data"
     write_data(data)
+    references = [filled_template(checkout, workdir / "my-xtreme-r.yaml")]
     path = workdir / "tiny.yaml"
     path.write_text(yaml.safe_dump(overlay(data, model, references)), encoding="utf-8")
     configs = [checkout / "config" / "xtreme-r.yaml", path]
     stopped = run_snakemake(checkout, configs, repo=checkout)
     finished = run_snakemake(checkout, configs, "--config", SKIP, repo=checkout)
-    return PaperRun(checkout, data, stopped, finished, path)
+    return PaperRun(checkout, data, stopped, finished, path, references[0])

@@ -21,6 +21,25 @@ def current_umask() -> int:
     return mask
 
 
+def with_umask_modes(path: str | Path) -> None:
+    """Give ``path`` (a file, or a folder and everything in it) the read and write bits the
+    user's umask allows new files (0644 files and 0755 folders under umask 022). Libraries that
+    write through a private temporary file (safetensors' save_file: 0600) would otherwise keep
+    a model's weights from the user's group on shared storage; no bit is taken away."""
+    mask = current_umask()
+    path = Path(path)
+    if not path.exists():
+        return
+    found = [path, *path.rglob("*")] if path.is_dir() else [path]
+    for item in found:
+        if item.is_symlink():
+            continue
+        allowed = (0o777 if item.is_dir() else 0o666) & ~mask
+        mode = item.stat().st_mode & 0o7777
+        if mode | allowed != mode:
+            os.chmod(item, mode | allowed)
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | Path) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; rename it onto ``path`` only on success.

@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
+from mte.io import with_umask_modes
+
 # the logger whose records also go to the console (the terminal running snakemake)
 CONSOLE = "mte.console"
 # terminal escape sequences (colours, bold: transformers' load report) kept out of log files
@@ -188,6 +190,9 @@ def rule_logging(snakemake: Any) -> Iterator[logging.Logger]:
         claim = claim_for_job(int(getattr(resources, "gpu", 0) or 0), config.get("device", "auto"))
         limit_torch_threads(int(snakemake.threads))
         yield logger
+        # every output with the modes the user's umask gives (model weights included)
+        for output in getattr(snakemake, "output", None) or ():
+            with_umask_modes(output)
         if _summary:
             announce("done in %s: %s", duration(time.perf_counter() - started), _summary[0])
     except Exception as err:

@@ -12,7 +12,7 @@ import pandas as pd
 
 from mte.registry import family_of, get_task
 from mte.tables.notes import demo_warning, label_demo
-from mte.tables.published_rows import DELTA
+from mte.tables.published_rows import DELTA, OURS
 from mte.tables.render import (
     Document,
     Grid,
@@ -21,7 +21,6 @@ from mte.tables.render import (
     latex,
     markdown,
     row_label,
-    task_document,
     unsourced_note,
 )
 from mte.tables.statistics_columns import Marks, legend
@@ -158,12 +157,16 @@ def summary_with_references(
     references: list[dict[str, Any]],
     tasks: list[str],
     suite: Suite,
+    differing: Iterable[str] = (),
 ) -> pd.DataFrame:
     """``table`` with a published row (the suite's published table's task scores, e.g.
     XTREME's Table 2; QA as (F1 + EM) / 2, so only where both were read) and a delta row after
     each model whose name has them. The published average is the mean of the published tasks
     when every task of the table has one. A task score the table prints and no readable
-    source gives (and so the average over it) is named in the ``unsourced`` column."""
+    source gives (and so the average over it) is named in the ``unsourced`` column. A task run
+    on other languages than the paper's (``differing``), and then the average, has no delta:
+    the two numbers average different languages."""
+    apart = set(differing) | ({AVERAGE} if differing else set())
     from mte.tables.published_rows import (
         UNSOURCED_COLUMN,
         UNSOURCED_SEPARATOR,
@@ -193,29 +196,42 @@ def summary_with_references(
             unsourced.append(AVERAGE)
         if unsourced:
             published[UNSOURCED_COLUMN] = UNSOURCED_SEPARATOR.join(unsourced)
-        return [(source, published, set())]
+        return [(source, published, apart)]
 
     return interleave_published(table, published_of)
 
 
-def other_languages(scores: list[dict[str, Any]], tasks: list[str], suite: Suite) -> str:
-    """Which tasks are averaged over languages other than the suite's for them ("" if none):
-    a run of PAN-X's 40 XTREME languages is not XTREME-R's PAN-X cell."""
+def differing_languages(
+    scores: list[dict[str, Any]], tasks: list[str], suite: Suite
+) -> dict[str, tuple[int, int, int]]:
+    """The tasks averaged over other languages than the suite's for them: task -> (the
+    suite's languages run, the suite's count, other languages run). A run of PAN-X's 40
+    XTREME languages is not XTREME-R's PAN-X cell."""
     run: dict[str, set[str]] = {}
     for score in scores:
         run.setdefault(score["task"], set()).add(score["language"])
-    differing = []
+    differing = {}
     for name in tasks:
         expected = set(suite.task_languages(get_task(name)))
         languages = run.get(name, set())
         if languages != expected:
-            shared = len(languages & expected)
-            extra = len(languages - expected)
-            differing.append(
-                f"{name} over {shared} of its {len(expected)}"
-                + (f" and {extra} other(s)" if extra else "")
-            )
-    return "; ".join(differing)
+            differing[name] = (len(languages & expected), len(expected), len(languages - expected))
+    return differing
+
+
+def other_languages(scores: list[dict[str, Any]], tasks: list[str], suite: Suite) -> str:
+    """Which tasks are averaged over languages other than the suite's for them ("" if none)."""
+    return "; ".join(
+        f"{name} over {shared} of its {expected}" + (f" and {extra} other(s)" if extra else "")
+        for name, (shared, expected, extra) in differing_languages(scores, tasks, suite).items()
+    )
+
+
+def language_mark(counts: tuple[int, int, int]) -> str:
+    """What follows our cell of a task run on other languages than the paper's: how many of
+    its languages ("(2 of 15)"), so that it never reads as the paper's average."""
+    shared, expected, extra = counts
+    return f" ({shared} of {expected}" + (f" + {extra}" if extra else "") + ")"
 
 
 def summary_title(
@@ -277,18 +293,23 @@ def summary_document(
     languages: str = "",
     skipped: Iterable[str] = (),
     marks: Marks = INTERVALS,
+    counts: dict[str, tuple[int, int, int]] | None = None,
 ) -> Document:
     """The summary: task scores, average and group scores, then the transfer gaps;
     ``languages`` (:func:`other_languages`) names tasks run on other languages than the
     suite's."""
     titles = [get_task(t).title for t in tasks]
     groups = [name for name, _ in suite.groups if name in table]
+    counts = counts or {}
+
+    def printed(row: pd.Series, column: str) -> str:
+        text = cell(row, column, None, marks)
+        if text and column in counts and row.get("row", OURS) == OURS:
+            text += language_mark(counts[column])
+        return text
+
     body = [
-        [
-            row["model"],
-            row_label(row),
-            *(cell(row, column, None, marks) for column in (*tasks, AVERAGE, *groups)),
-        ]
+        [row["model"], row_label(row), *(printed(row, c) for c in (*tasks, AVERAGE, *groups))]
         for _, row in table.iterrows()
     ]
     sections: list[tuple[str | None, Grid]] = [
@@ -311,6 +332,11 @@ def summary_document(
         header = ["model", "setting", *(get_task(t).title for t in gap_tasks)]
         sections.append((heading, Grid(header, gaps)))
     notes = partial_note(tasks, suite, skipped)
+    if counts:
+        notes.append(
+            f"(n of N): the mean over n of {suite.short}'s N languages for the task (+ m: and "
+            "m others): not the paper's average, so no delta against it."
+        )
     notes += [
         f"{note} (each language resampled, the replicates averaged as the scores are)."
         for note in legend(table, marks)
@@ -335,8 +361,9 @@ def task_score_suite(
 ) -> dict[str, str]:
     """A "task_score" suite's tables: per-task averages, their mean and the transfer gaps,
     with the published task scores beside the models that have them."""
+    counts = differing_languages(scores, tasks, suite)
     table = task_score_table(scores, tasks, suite.groups)
-    table = summary_with_references(table, references, tasks, suite)
+    table = summary_with_references(table, references, tasks, suite, counts)
     languages = other_languages(scores, tasks, suite)
     # the CSV says which of the suite's tasks its average covers, in every row, and which
     # tasks were not run on the suite's languages
@@ -344,41 +371,15 @@ def task_score_suite(
     table["missing"] = " ".join(t for t in suite.tasks if t not in tasks)
     table["skipped"] = " ".join(t for t in suite.tasks if t not in tasks and t in set(skipped))
     table["other_languages"] = languages
-    titles = {t: get_task(t).title for t in tasks}
     confidences = {(s.get("interval") or {}).get("confidence") for s in scores} - {None}
     marks = Marks(intervals=True, confidence=confidences.pop() if confidences else 0.95)
-    scores_only = task_document(
-        _with_titles(table, titles),
-        list(titles.values()),
-        summary_title(tasks, suite, languages, skipped) + ": mean over each task's languages",
-        marks=marks,
-    )
-    scores_only.notes += partial_note(tasks, suite, skipped)
-    document = summary_document(table, tasks, suite, languages, skipped, marks)
+    document = summary_document(table, tasks, suite, languages, skipped, marks, counts)
     return {
         "csv": table.to_csv(index=False, float_format="%.2f"),
         "md": markdown(document),
-        "tex": latex(scores_only),
+        "tex": latex(document),
         "html": html(document, warning=warning),
     }
-
-
-def _with_titles(table: pd.DataFrame, titles: dict[str, str]) -> pd.DataFrame:
-    """The table with its task columns named by their titles, the unsourced cells too."""
-    from mte.tables.published_rows import UNSOURCED_COLUMN, UNSOURCED_SEPARATOR, unsourced_columns
-
-    ends = {
-        f"{task}_{end}": f"{title}_{end}"
-        for task, title in titles.items()
-        for end in ("low", "high")
-    }
-    renamed = table.rename(columns={**titles, **ends})
-    if UNSOURCED_COLUMN in renamed:
-        renamed[UNSOURCED_COLUMN] = [
-            UNSOURCED_SEPARATOR.join(titles.get(c, c) for c in unsourced_columns(row)) or None
-            for _, row in table.iterrows()
-        ]
-    return renamed
 
 
 def suite_average(task_metrics: dict[str, dict[str, float]], merged: dict[str, str]) -> float:
