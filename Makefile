@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORES ?= all
 
-.PHONY: data-sources install run report leaderboard test test-long test-long-ci test-shapes test-slurm test-browser test-smoke test-real test-protocols real-readme smoke-readme protocols-readme measure-run parity lint format clean
+.PHONY: data-sources job-counts install run report leaderboard test test-long test-long-ci test-shapes test-slurm test-browser test-smoke test-real test-protocols real-readme smoke-readme protocols-readme measure-run parity lint format clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -111,6 +111,11 @@ parity: $(STAMP)
 	@test -n "$(XTREME)" || { echo "make parity XTREME=<a checkout of google-research/xtreme>"; exit 2; }
 	test -x tools/parity/.venv/bin/python || bash tools/parity/setup.sh
 	$(BIN)/python tools/parity/harness.py --xtreme $(XTREME) --data $(DATA) $(PARITY_ARGS)
+
+# docs/running.md's jobs per rule of every shipped config and docs/clusters.md's SLURM
+# submissions, from dry runs (tools/job_counts.py; tests/workflow/test_dag.py holds them)
+job-counts: $(STAMP)
+	$(BIN)/python tools/job_counts.py
 
 # docs/data-sources.md, from the task specs (each hub source, release URL and checksum)
 data-sources: $(STAMP)

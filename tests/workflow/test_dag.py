@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import re
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -12,14 +14,23 @@ from mte.config.checks import check_configuration
 from mte.errors import ConfigError
 from mte.registry import all_suites
 from tests.workflow.snakemake_runner import REPO, job_counts, run_snakemake
+from tools import job_counts as counts_tool
 
 pytestmark = pytest.mark.workflow
 
 
-def test_xtreme_config_builds_its_dag_offline(tmp_path: Path) -> None:
-    done = run_snakemake(tmp_path, REPO / "config" / "xtreme.yaml", "-n")
-    assert done.returncode == 0, done.stderr[-3000:]
-    counts = job_counts(done.stdout + done.stderr)
+@functools.cache
+def shipped(config: str, *args: str) -> tuple[str, Path]:
+    """A dry run of a shipped config (config/<config>) in a new folder, with Snakemake's
+    per-job blocks unless ``args`` say otherwise: its output and the folder. Once per module:
+    the paper configs' tests and the docs' job counts read the same runs."""
+    folder = Path(tempfile.mkdtemp(prefix="mte-dag-"))
+    return counts_tool.dry_run(config, folder, *(args or counts_tool.NO_PROFILE)), folder
+
+
+def test_xtreme_config_builds_its_dag_offline() -> None:
+    output, folder = shipped("xtreme.yaml")
+    counts = job_counts(output)
     models = len(yaml.safe_load((REPO / "config" / "xtreme.yaml").read_text())["models"])
     # test sets of every language, plus English train and dev: XNLI 15, PAN-X 40, UD POS 33,
     # PAWS-X 7, TyDiQA 9 (trained on its own English set); SQuAD's train and dev, once for
@@ -30,15 +41,13 @@ def test_xtreme_config_builds_its_dag_offline(tmp_path: Path) -> None:
     assert counts["retrieve"] == (36 + 4) * models
     # one fine-tune per model for XNLI, PAWS-X, UD POS, PAN-X, SQuAD (XQuAD and MLQA), TyDiQA
     assert counts["finetune"] == 6 * models
-    assert not (tmp_path / "resources").exists()
+    assert not (folder / "resources").exists()
 
 
-def test_xtreme_r_config_builds_its_dag_offline_from_nothing(tmp_path: Path) -> None:
+def test_xtreme_r_config_builds_its_dag_offline_from_nothing() -> None:
     """No download/ tree: the hub and the releases' URLs for every task, and for Mewsli-X,
     whose files no URL gives, one line naming the step instead of a stop."""
-    done = run_snakemake(tmp_path, REPO / "config" / "xtreme-r.yaml", "-n")
-    assert done.returncode == 0, done.stderr[-3000:]
-    output = done.stdout + done.stderr
+    output, _ = shipped("xtreme-r.yaml")
     notes = [line for line in output.splitlines() if line.startswith("Note: ")]
     assert len(notes) == 1 and "download/mewslix does not exist yet" in notes[0]
     assert "get-mewsli-x.sh" in notes[0]
@@ -57,7 +66,7 @@ def test_xtreme_r_config_builds_its_dag_offline_from_nothing(tmp_path: Path) -> 
     # encoders of LAReQA and Mewsli-X
     assert counts["finetune"] == 9 * models
     # the XTREME-R summary is among the tables the run writes
-    assert "results/runs/xtreme-r/tables/xtreme_r.csv" in done.stdout + done.stderr
+    assert "results/runs/xtreme-r/tables/xtreme_r.csv" in output
 
 
 def _base(tmp_path: Path) -> dict:
@@ -185,10 +194,8 @@ def test_bad_config_stops_before_any_job(tmp_path: Path, name: str) -> None:
     assert not (tmp_path / "results").exists() and not (tmp_path / "resources").exists()
 
 
-def test_xlmr_config_builds_its_dag_offline(tmp_path: Path) -> None:
-    done = run_snakemake(tmp_path, REPO / "config" / "xlmr.yaml", "-n")
-    assert done.returncode == 0, done.stderr[-3000:]
-    counts = job_counts(done.stdout + done.stderr)
+def test_xlmr_config_builds_its_dag_offline() -> None:
+    counts = job_counts(shipped("xlmr.yaml")[0])
     config = yaml.safe_load((REPO / "config" / "xlmr.yaml").read_text())
     models = len(config["models"])
     # per model: XNLI (five seeds, as Table 1), CoNLL, SQuAD (for MLQA) zero-shot, CoNLL
@@ -202,13 +209,11 @@ def test_xlmr_config_builds_its_dag_offline(tmp_path: Path) -> None:
     assert counts["summarize"] == len(suites)
 
 
-def test_llm_config_plans_full_lora_and_in_context_side_by_side(tmp_path: Path) -> None:
+def test_llm_config_plans_full_lora_and_in_context_side_by_side() -> None:
     """config/llm.yaml offline: XLM-R base fine-tuned whole and with LoRA, two decoders also
     prompted in context; Belebele's English training set, which only a script builds, is one
     note naming that step."""
-    done = run_snakemake(tmp_path, REPO / "config" / "llm.yaml", "-n")
-    assert done.returncode == 0, done.stderr[-3000:]
-    output = done.stdout + done.stderr
+    output, _ = shipped("llm.yaml")
     notes = [line for line in output.splitlines() if line.startswith("Note: ")]
     assert len(notes) == 1 and "assemble_training_set.py" in notes[0]
     counts = job_counts(output)
@@ -353,3 +358,28 @@ def test_the_light_rules_template_is_no_job_of_its_own(tmp_path: Path) -> None:
     assert done.returncode != 0
     assert "is the template of the light rules" in output, output[-2000:]
     assert not (tmp_path / "results").exists()
+
+
+def test_the_docs_job_counts_are_those_of_a_dry_run() -> None:
+    """docs/running.md's jobs per rule of every shipped config and docs/clusters.md's SLURM
+    submissions are what tools/job_counts.py writes from fresh dry runs (make job-counts), and
+    docs/decoders.md's table of config/llm.yaml holds the same numbers."""
+    outputs = {name: shipped(name)[0] for name in counts_tool.CONFIGS}
+    # the demo's console with the default profile, as the tool counts it
+    quiet = len(counts_tool.dry_run("config.yaml", shipped("config.yaml")[1]).splitlines())
+    full = len(outputs["config.yaml"].splitlines())
+    running, slurm = counts_tool.sections(outputs, (quiet, full))
+    assert running in (REPO / "docs" / "running.md").read_text(encoding="utf-8"), (
+        "docs/running.md's job counts are stale: make job-counts"
+    )
+    assert slurm in (REPO / "docs" / "clusters.md").read_text(encoding="utf-8"), (
+        "docs/clusters.md's SLURM job counts are stale: make job-counts"
+    )
+    llm = counts_tool.job_counts(outputs["llm.yaml"])
+    table = (REPO / "docs" / "decoders.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| ([a-z_ /]+) \| ([0-9, /]+) \|", table, re.M)
+    assert rows
+    for names, numbers in rows:
+        for name, number in zip(names.split(" / "), numbers.split(" / "), strict=True):
+            expected = sum(llm.values()) if name == "total" else llm[name]
+            assert int(number.replace(",", "")) == expected, f"docs/decoders.md: {name}"
