@@ -383,3 +383,19 @@ def test_the_docs_job_counts_are_those_of_a_dry_run() -> None:
         for name, number in zip(names.split(" / "), numbers.split(" / "), strict=True):
             expected = sum(llm.values()) if name == "total" else llm[name]
             assert int(number.replace(",", "")) == expected, f"docs/decoders.md: {name}"
+
+
+def test_the_readmes_one_line_evaluation_of_a_new_model_plans_what_it_says() -> None:
+    """README: a paper config on any hub model with --config model=..., no YAML written: the
+    dry run plans the job count the README states, for that one model, into its own run."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    command = re.search(r"--configfile config/xtreme\.yaml --config (model=\S+)", readme)
+    stated = re.search(r"`-n` plans ([\d,]+) jobs", readme)
+    assert command and stated
+    args = ("--workflow-profile", "none", "--config", command.group(1))
+    output, _ = shipped("xtreme.yaml", *args)
+    counts = job_counts(output)
+    assert sum(counts.values()) == int(stated.group(1).replace(",", ""))
+    assert counts["prepare_model"] == 1 and "resources/models/xlm-roberta-base" in output
+    assert "results/runs/xtreme-xlm-roberta-base/tables/xtreme_summary.csv" in output
+    assert "results/runs/xtreme/" not in output

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 from mte.leaderboard.board import Leaderboard, Row, Value
+from mte.registry import get_suite, get_task
 from mte.tables.published_rows import OURS, PUBLISHED
 from mte.tables.references import NOT_PUBLISHED, UNSOURCED
 from mte.tables.render import Cell, Document, Grid, html
@@ -175,7 +176,7 @@ def _notes(board: Leaderboard) -> list[str]:
         "not tested.",
         "Under a task cell, 'n of N languages': the average is over n languages, the papers' "
         "over the task's N (XTREME's set): not the same number. XTREME-R's averages cover its "
-        "own sets (PAN-X 48, UD-POS 38, Tatoeba 41, XQuAD 12).",
+        f"own sets ({_suite_sets('xtreme_r')}).",
         "Suite columns (XTREME, GLUE, ...): a value only for rows that ran every task of the "
         f"suite on its languages; {NOT_PUBLISHED} in our row: it ran some of the suite's tasks, "
         "not all (the cell's title says which are missing); blank: none of them.",
@@ -186,6 +187,14 @@ def _notes(board: Leaderboard) -> list[str]:
         "paper fills it in a references file of their own (docs/outputs.md, 'Published "
         "numbers').",
     ]
+
+
+def _suite_sets(suite_name: str) -> str:
+    """A suite's language counts where they are not its tasks' own (XTREME-R's PAN-X 48)."""
+    suite = get_suite(suite_name)
+    return ", ".join(
+        f"{get_task(name).title} {len(languages)}" for name, languages in suite.languages.items()
+    )
 
 
 def write_leaderboard(board: Leaderboard, out_dir: str | Path) -> tuple[Path, Path]:
