@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -20,7 +19,7 @@ import yaml
 
 from mte.leaderboard.cli import main as leaderboard
 from tests.unit.test_leaderboard import check_html_against_csv
-from tests.workflow.snakemake_runner import REPO, run_snakemake
+from tests.workflow.snakemake_runner import REPO, run_report, run_snakemake
 from tests.workflow.tiny_data import write_pawsx
 
 pytestmark = pytest.mark.browser
@@ -238,9 +237,7 @@ def test_at_1400_pixels_every_number_of_our_rows_is_seen(board: Path) -> None:
     says how many. Screenshots beside the leaderboard."""
     workdir = board.parent
     run = workdir / "results" / "runs" / "tiny-seed1"
-    env = {**os.environ, "PYTHONPATH": str(REPO / "workflow" / "scripts")}
-    command = [sys.executable, "-m", "mte.commands.report", "--configfile", "tiny-seed1.yaml"]
-    done = subprocess.run(command, cwd=workdir, env=env, capture_output=True, text=True)
+    done = run_report(workdir, [workdir / "tiny-seed1.yaml"])
     assert done.returncode == 0, done.stderr[-3000:]
     driver = chromium(board / "chromium-profile-screens")
     try:

@@ -50,6 +50,20 @@ def run_snakemake(
     )
 
 
+def run_report(
+    workdir: Path, configs: list[Path], *values: str, repo: Path = REPO
+) -> subprocess.CompletedProcess:
+    """``mte-report`` (make report CONFIG=...) of a run made in ``workdir`` with the config
+    files ``configs`` and the ``--config`` ``values``, from ``repo``'s package: the report in
+    results/runs/<run>/report.html."""
+    command = [sys.executable, "-m", "mte.commands.report", "--directory", str(workdir)]
+    command += ["--configfile", *map(str, configs)]
+    if values:
+        command += ["--config", *values]
+    env = {**os.environ, "PYTHONPATH": str(repo / "workflow" / "scripts")}
+    return subprocess.run(command, cwd=workdir, env=env, capture_output=True, text=True)
+
+
 def interval_columns(columns: list[str]) -> list[str]:
     """The bootstrap interval columns a table adds for ``columns``, in order."""
     return [f"{column}_{end}" for column in columns for end in ("low", "high")]

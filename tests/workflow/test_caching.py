@@ -17,6 +17,7 @@ from tests.workflow.snakemake_runner import (
     job_counts,
     plots_dir,
     report_results,
+    run_report,
     run_snakemake,
     tables_dir,
 )
@@ -151,18 +152,19 @@ def test_tables_in_three_formats_figures_and_report(workdir: Path, config: dict,
     plots = plots_dir(workdir)
     for png in (plots / "tiny" / "heatmap_zero-shot.png", plots / "transfer_gaps.png"):
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", png
-    done = run_snakemake(workdir, config, "--report", "results/report.html")
+    # every run's report, as make report CONFIG=... writes it: its run's folder
+    done = run_report(workdir, [workdir / "config.yaml"])
     assert done.returncode == 0, done.stderr[-3000:]
-    results = report_results(workdir / "results" / "report.html")
+    results = report_results(tables.parent / "report.html")
     assert {"heatmap_zero-shot.png", "transfer_gaps.png"} <= {r["name"] for r in results.values()}
 
 
 def test_report_shows_each_table_as_html_and_a_training_curve_per_finetune(
     workdir: Path, config: dict, first_run
 ) -> None:
-    report = workdir / "results" / "report.html"
+    report = tables_dir(workdir).parent / "report.html"
     if not report.is_file():
-        done = run_snakemake(workdir, config, "--report", "results/report.html")
+        done = run_report(workdir, [workdir / "config.yaml"])
         assert done.returncode == 0, done.stderr[-3000:]
     results = report_results(report)
     pages = {Path(path).name: record for path, record in results.items() if path.endswith(".html")}

@@ -8,15 +8,13 @@ from __future__ import annotations
 import os
 import shutil
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from tests.workflow.paper_run import MADE_UP_XNLI, RUN, PaperRun, run_paper_config
-from tests.workflow.snakemake_runner import job_counts, report_results, run_snakemake
+from tests.workflow.snakemake_runner import job_counts, report_results, run_report, run_snakemake
 
 pytestmark = pytest.mark.workflow
 
@@ -160,10 +158,8 @@ def test_the_leaderboard_says_what_each_empty_cell_means(
 def test_the_report_of_the_paper_run_holds_its_tables(paper_run: PaperRun) -> None:
     """mte-report (make report CONFIG=...): results/runs/xtreme-r/report.html, its tables the
     run's, the XTREME-R summary among them."""
-    env = {**os.environ, "PYTHONPATH": str(paper_run.checkout / "workflow" / "scripts")}
-    command = [sys.executable, "-m", "mte.commands.report", "--configfile",
-               *paper_run.configfiles(), "--config", "skip_tasks=[mewslix]"]  # fmt: skip
-    done = subprocess.run(command, cwd=paper_run.checkout, env=env, capture_output=True, text=True)
+    configs = [Path(path) for path in paper_run.configfiles()]
+    done = run_report(paper_run.checkout, configs, "skip_tasks=[mewslix]", repo=paper_run.checkout)
     assert done.returncode == 0, done.stderr[-3000:]
     report = paper_run.run_folder / "report.html"
     assert f"Open {report} in a browser" in done.stdout
