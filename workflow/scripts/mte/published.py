@@ -36,6 +36,9 @@ from mte.tables.references import (
 
 # what a suite's entry (GLUE's Table 4 average, XTREME's Avg) reports
 SUITE_METRIC = "score"
+# the project's published numbers: config/references of the checkout this package lies in
+# (workflow/scripts/mte/published.py)
+PROJECT_REFERENCES = Path(__file__).resolve().parents[3] / "config" / "references"
 
 
 def folder_files(folder: str | Path) -> list[Path]:

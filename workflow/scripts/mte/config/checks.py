@@ -145,16 +145,23 @@ def skip_tasks(config: dict[str, Any]) -> list[str]:
     return removed
 
 
+def awaits_manual_step(task: Any, task_cfg: dict[str, Any]) -> bool:
+    """Whether a task's folder does not exist yet and its released files need a step no URL
+    can do (Mewsli-X's get-mewsli-x.sh)."""
+    folder = task_cfg.get("path")
+    return bool(
+        task_cfg["source"] == "files" and folder and not Path(folder).is_dir() and task.manual_step
+    )
+
+
 def awaited_steps(config: dict[str, Any]) -> list[AwaitedStep]:
     """The configured tasks whose released files await a step no URL can do, grouped by
     folder and step (Mewsli-X and its Wikipedia pairs: one folder, one step)."""
     grouped: dict[tuple[str, str], list[str]] = {}
     for name, task_cfg in config["tasks"].items():
         task = get_task(name)
-        folder = task_cfg.get("path")
-        if task_cfg["source"] == "files" and folder and not Path(folder).is_dir():
-            if task.manual_step:
-                grouped.setdefault((folder, task.manual_step), []).append(name)
+        if awaits_manual_step(task, task_cfg):
+            grouped.setdefault((task_cfg["path"], task.manual_step), []).append(name)
     steps = []
     for (folder, step), names in grouped.items():
         skip = list(config.get("skip_tasks") or ())
@@ -269,8 +276,7 @@ def _check_task(task_name: str, config: dict[str, Any]) -> None:
                 f"fine-tunes ({', '.join(known)})",
             )
     _check_settings(task, config)
-    folder = task_cfg.get("path")
-    if task_cfg["source"] == "files" and folder and not Path(folder).is_dir() and task.manual_step:
+    if awaits_manual_step(task, task_cfg):
         # its files (and what the family checks in them) are not there yet: awaited_steps
         return
     family_of(task).check_task_config(task, task_cfg, key)

@@ -11,11 +11,8 @@ from mte.errors import InputError, MteError
 from mte.leaderboard.board import build_leaderboard
 from mte.leaderboard.page import write_leaderboard
 from mte.leaderboard.runs import read_run
-from mte.published import folder_files
+from mte.published import PROJECT_REFERENCES, folder_files
 from mte.tables.published_rows import OURS
-
-# the project's published numbers: config/references of the checkout this package is in
-CHECKOUT_REFERENCES = Path(__file__).resolve().parents[4] / "config" / "references"
 
 
 def reference_files(given: Sequence[str]) -> list[Path]:
@@ -52,7 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="append",
         help="a folder of published-number files (its *.yaml) or one file; repeat it to add "
         "your own file after the project's folder (its entries fill the project's empty "
-        f"cells); default: {CHECKOUT_REFERENCES}; 'none' for none",
+        f"cells); default: {PROJECT_REFERENCES}; 'none' for none",
     )
     parser.add_argument(
         "--alpha", type=float, default=0.05, help="marked where p < alpha (%(default)s)"
@@ -74,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         runs = [read_run(folder) for folder in args.runs]
-        references = load_references(reference_files(args.references or [CHECKOUT_REFERENCES]))
+        references = load_references(reference_files(args.references or [PROJECT_REFERENCES]))
         board = build_leaderboard(runs, references, args.alpha, args.trials, args.seed)
         csv, page = write_leaderboard(board, args.out)
     except MteError as error:  # a file or line, or a config key (a task no longer known)

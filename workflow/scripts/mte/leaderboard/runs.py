@@ -16,7 +16,7 @@ import pandas as pd
 
 from mte.errors import InputError
 from mte.registry import family_of, get_task
-from mte.stats.statistics import score_replicates
+from mte.stats.statistics import mean_replicates
 
 # the run folder's index of its score files, written by the describe_run rule
 SCORES_INDEX = "scores.csv"
@@ -95,11 +95,9 @@ class LanguageCell:
         number of resamples it recorded (the same resamples, so a QA cell's F1 and exact
         match replicates pair up)."""
         if metric not in self._replicates:
-            per_seed = [_score_replicates(self.task, s, metric) for s in self.scores]
-            shapes = {None if r is None else r.shape for r in per_seed}
-            self._replicates[metric] = (
-                None if None in shapes or len(shapes) != 1 else np.mean(per_seed, axis=0)
-            )
+            task = get_task(self.task)
+            kind = family_of(task).sufficient_statistics(task)
+            self._replicates[metric] = mean_replicates(self.scores, [metric], kind)
         return self._replicates[metric]
 
     @cached_property
@@ -127,8 +125,3 @@ class LanguageCell:
 def _test_checksum(score: dict[str, Any]) -> str | None:
     data = (score.get("provenance") or {}).get("data") or []
     return data[-1].get("sha256_jsonl") if data else None
-
-
-def _score_replicates(task: str, score: dict[str, Any], metric: str) -> np.ndarray | None:
-    kind = family_of(get_task(task)).sufficient_statistics(get_task(task))
-    return score_replicates(score, metric, kind)

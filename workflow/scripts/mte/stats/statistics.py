@@ -162,6 +162,18 @@ def interval_record(
     }
 
 
+def mean_replicates(
+    scores: list[dict], metrics: tuple[str, ...] | list[str], kind: SufficientStatistics | None
+) -> np.ndarray | None:
+    """The replicates of the mean of ``metrics`` over score files of one test set (a cell's
+    seeds): each file's replicates of each metric (:func:`score_replicates`, all drawn from the
+    same resamples) averaged; None where one lacks them or their numbers of resamples differ."""
+    drawn = [score_replicates(score, metric, kind) for score in scores for metric in metrics]
+    if not drawn or any(r is None for r in drawn) or len({r.shape for r in drawn}) != 1:
+        return None
+    return np.mean(drawn, axis=0)
+
+
 def score_replicates(
     score: dict, metric: str, kind: SufficientStatistics | None
 ) -> np.ndarray | None:

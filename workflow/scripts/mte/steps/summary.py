@@ -57,7 +57,7 @@ def task_replicates(scores: list[dict[str, Any]], task: str) -> np.ndarray | Non
     same examples) and over the metrics (QA's F1 and exact match, drawn from the same
     resamples), then over the languages. None where a score file has none, or the files
     resampled different numbers of times."""
-    from mte.stats.statistics import score_replicates
+    from mte.stats.statistics import mean_replicates
 
     spec = get_task(task)
     kind = family_of(spec).sufficient_statistics(spec)
@@ -65,15 +65,8 @@ def task_replicates(scores: list[dict[str, Any]], task: str) -> np.ndarray | Non
     by_language: dict[str, list[dict[str, Any]]] = {}
     for score in scores:
         by_language.setdefault(score["language"], []).append(score)
-    per_language = []
-    for found in by_language.values():
-        drawn = [score_replicates(s, m, kind) for s in found for m in metrics]
-        if any(r is None for r in drawn) or len({r.shape for r in drawn}) != 1:
-            return None
-        per_language.append(np.mean(drawn, axis=0))
-    if not per_language or len({r.shape for r in per_language}) != 1:
-        return None
-    return 100.0 * np.mean(per_language, axis=0)
+    mean = _mean_of([mean_replicates(found, metrics, kind) for found in by_language.values()])
+    return None if mean is None else 100.0 * mean
 
 
 def _with_interval(record: dict[str, Any], column: str, replicates, confidence) -> None:
@@ -128,11 +121,11 @@ def task_score_table(
             replicates[task] = task_replicates([s for s in mine if s["task"] == task], task)
             _with_interval(record, task, replicates[task], confidence)
         record[AVERAGE] = sum(record[task] for task in tasks) / len(tasks)
-        _with_interval(record, AVERAGE, _mean_of(replicates, tasks), confidence)
+        _with_interval(record, AVERAGE, _mean_of([replicates[t] for t in tasks]), confidence)
         for group in run_groups:
             members = dict(groups)[group]
             record[group] = sum(record[task] for task in members) / len(members)
-            _with_interval(record, group, _mean_of(replicates, members), confidence)
+            _with_interval(record, group, _mean_of([replicates[t] for t in members]), confidence)
         record["seeds"] = seeds
         records.append(record)
     if not records:
@@ -144,10 +137,9 @@ def task_score_table(
     return pd.DataFrame(records).reindex(columns=columns)
 
 
-def _mean_of(replicates: dict[str, np.ndarray | None], tasks) -> np.ndarray | None:
-    """The replicates of a mean of task scores: the mean of theirs (None if one lacks them)."""
-    found = [replicates[task] for task in tasks]
-    if any(r is None for r in found) or len({r.shape for r in found}) != 1:
+def _mean_of(found: list[np.ndarray | None]) -> np.ndarray | None:
+    """The replicates of a mean of scores: the mean of theirs (None if one lacks them)."""
+    if not found or any(r is None for r in found) or len({r.shape for r in found}) != 1:
         return None
     return np.mean(found, axis=0)
 
@@ -166,13 +158,14 @@ def summary_with_references(
     source gives (and so the average over it) is named in the ``unsourced`` column. A task run
     on other languages than the paper's (``differing``), and then the average, has no delta:
     the two numbers average different languages."""
-    apart = set(differing) | ({AVERAGE} if differing else set())
     from mte.tables.published_rows import (
         UNSOURCED_COLUMN,
         UNSOURCED_SEPARATOR,
         interleave_published,
     )
     from mte.tables.references import label, published_task_score
+
+    apart = set(differing) | ({AVERAGE} if differing else set())
 
     def published_of(row: pd.Series) -> list[tuple[str, dict[str, Any], set[str]]]:
         published: dict[str, Any] = {}
