@@ -178,7 +178,7 @@ def test_tydiqa_from_the_hub_keeps_one_language(monkeypatch: pytest.MonkeyPatch)
     }
     loaded = []
 
-    def fake_load(repo, config_name, split, revision=None, hint=""):
+    def fake_load(repo, config_name, split, revision=None, hint="", key=""):
         loaded.append((repo.id, config_name, split))
         return datasets.Dataset.from_dict(rows), {"id": repo.id, "config": config_name}
 

@@ -7,10 +7,12 @@ hub). A repository is read as its record (mte.hub.repos.HubRepo) says the pinned
 it: as its configs, as parquet files by path, or, where only a loading script is there (which
 datasets 5 refuses), from the hub's parquet export of it.
 
-``MTE_HUB_DIR=<folder>`` reads a repository from ``<folder>/<owner>/<name>`` instead of the hub
-(``<owner>/<name>@<revision>`` first, the revision's ``/`` written ``%2F``): a copy of the
-repository (``git clone`` of the hub repo, or files laid out as it lays them out), for a
-machine without the network and for the tests.
+``MTE_HUB_DIR=<folder>`` reads a repository from a copy in ``<folder>`` instead of the hub,
+for a machine without the network and for the tests: ``<owner>/<name>@<revision>`` (the
+revision's ``/`` written ``%2F``), files laid out as the hub lays them out at that revision; or
+``<owner>/<name>``, a ``git clone`` of the hub repository with the pinned commit checked out
+(a clone without it: the revision is not served), or a plain folder, which stands for a branch
+but never for a pinned commit (:func:`local_copy`).
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from typing import Any
 
 from mte.errors import MteError
 from mte.hub.network import HubUnavailableError, hub_caller, offline_requested
-from mte.hub.repos import PARQUET_EXPORT, HubRepo
+from mte.hub.repos import PARQUET_EXPORT, HubRepo, is_commit
+from mte.io import sha256_file
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +51,6 @@ def offline_hint(key: str = "") -> str:
 HINT = offline_hint()
 # what datasets 5 raises for a repository that keeps a loading script
 SCRIPT_REFUSAL = re.compile(r"Dataset scripts are no longer supported, but found (\S+)")
-# split names a release may use for the same split (SIB-200's "dev")
-SPLIT_ALIASES = {"validation": ("dev",), "dev": ("validation",)}
 
 
 class MissingSplitError(HubUnavailableError):
@@ -67,21 +68,73 @@ def datasets_version() -> str:
     return datasets.__version__
 
 
-def local_copy(repo_id: str, revision: str | None) -> Path | None:
-    """The folder of ``MTE_HUB_DIR`` that stands for ``repo_id`` at ``revision``, or None when
-    the variable is unset. A set variable without the repository is an error naming both."""
+class RevisionNotServedError(HubUnavailableError):
+    """The revision a spec pins (or the config asks for) is not one the repository serves: read
+    nothing rather than another revision."""
+
+
+def revision_not_served(repo_id: str, revision: str, key: str, where: str) -> str:
+    """The one line for a pin the hub (or a local copy) does not serve: the repository, the
+    revision, the task's key, and the two ways out; never a silent read of main."""
+    task = f"{key}: " if key else ""
+    keys = f"{key}.revision" if key else "the task's revision"
+    source = f"{key}.source: release" if key else "source: release"
+    return (
+        f"{task}{repo_id} does not serve revision {revision} ({where}); the pin is not replaced "
+        f"by main. Give {keys}: <a commit it serves> to read another revision on purpose (a new "
+        f"data folder, and new lock entries), or {source} to read the authors' files by URL "
+        "(docs/data-sources.md)"
+    )
+
+
+def _git(folder: Path, *args: str) -> str | None:
+    """``git -C folder args`` standing for a read of a local clone; None when it fails."""
+    import subprocess
+
+    done = subprocess.run(
+        ["git", "-C", str(folder), *args], capture_output=True, text=True, check=False
+    )
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def local_copy(repo_id: str, revision: str | None, key: str = "") -> tuple[Path, str | None] | None:
+    """The folder of ``MTE_HUB_DIR`` that stands for ``repo_id`` at ``revision``, and the commit
+    it holds (None where a copy cannot say); None when the variable is unset.
+
+    ``<owner>/<name>@<revision>`` is a copy at that revision (the revision's ``/`` written
+    ``%2F``). ``<owner>/<name>`` is either a git clone of the hub repository, read only when it
+    holds ``revision`` and has it checked out (a clone without it: the revision is not served),
+    or a plain folder, which can stand for a branch (main, the parquet export) but never for a
+    pinned commit: a pin is read from a copy known to be at it. Anything else is an error naming
+    the folders looked for."""
     root = os.environ.get(HUB_DIR_VARIABLE, "").strip()
     if not root:
         return None
-    names = [repo_id]
-    if revision:
-        names.insert(0, f"{repo_id}@{urllib.parse.quote(revision, safe='')}")
-    for name in names:
-        if (Path(root) / name).is_dir():
-            return Path(root) / name
-    tried = ", ".join(str(Path(root) / name) for name in names)
+    exact = Path(root) / f"{repo_id}@{urllib.parse.quote(revision or 'main', safe='')}"
+    if exact.is_dir():
+        return exact, revision if is_commit(revision) else None
+    folder = Path(root) / repo_id
+    if folder.is_dir() and (folder / ".git").exists():
+        commit = _git(
+            folder, "rev-parse", "--verify", "--quiet", f"{revision or 'HEAD'}^{{commit}}"
+        )
+        if commit is None:
+            where = f"the git clone {folder} has no such commit or branch"
+            raise RevisionNotServedError(revision_not_served(repo_id, str(revision), key, where))
+        head = _git(folder, "rev-parse", "HEAD")
+        if head != commit:
+            raise HubUnavailableError(
+                f"{repo_id}: the git clone {folder} has {head} checked out, not {revision} "
+                f"({commit}): `git -C {folder} checkout {commit}` to read it"
+            )
+        return folder, commit
+    if folder.is_dir() and not is_commit(revision):
+        return folder, None
+    tried = ", ".join(str(p) for p in (exact, folder))
+    plain = f"; {folder} is neither a copy at it nor a git clone" if folder.is_dir() else ""
     raise HubUnavailableError(
-        f"{repo_id}: {HUB_DIR_VARIABLE}={root} holds no copy of it (looked for {tried})"
+        f"{repo_id}: {HUB_DIR_VARIABLE}={root} holds no copy of it at {revision} (looked for "
+        f"{tried}{plain})"
     )
 
 
@@ -104,7 +157,25 @@ def load_hub_split(
     data_files: str | None = None,
     hint: str = HINT,
 ) -> Any:
-    """``datasets.load_dataset`` for one config and split, with an actionable error.
+    """``datasets.load_dataset`` for one config and split, with an actionable error (see
+    :func:`load_split_files`, which also names the files read)."""
+    dataset, _ = load_split_files(hub_id, config_name, split, revision, data_dir, data_files, hint)
+    return dataset
+
+
+def load_split_files(
+    hub_id: str,
+    config_name: str | None,
+    split: str,
+    revision: str | None = None,
+    data_dir: str | None = None,
+    data_files: str | None = None,
+    hint: str = HINT,
+    local: Path | None = None,
+) -> tuple[Any, list[str]]:
+    """One config and split through datasets' own builder (what ``load_dataset`` does), and
+    the data files it read (hub URLs ``hf://datasets/<id>@<commit>/<path>``, or paths in the
+    local copy ``local``).
 
     ``data_dir``: a folder of the repository to read (a parquet export's config folder);
     ``data_files``: a pattern of parquet files in the repository, read by datasets' parquet
@@ -119,7 +190,9 @@ def load_hub_split(
     import datasets
 
     what = f"could not load {hub_id} (config {config_name}, split {split})"
-    local = local_copy(hub_id, revision)
+    if local is None and os.environ.get(HUB_DIR_VARIABLE, "").strip():
+        found = local_copy(hub_id, revision)
+        local = found[0] if found else None
     if data_files is not None:
         base = str(local) if local else f"hf://datasets/{hub_id}@{_quoted(revision)}"
         path, name, kwargs = "parquet", None, {"data_files": {split: f"{base}/{data_files}"}}
@@ -130,10 +203,11 @@ def load_hub_split(
         if not local:
             kwargs["revision"] = revision
 
-    def load() -> Any:
-        return datasets.load_dataset(
-            path, name, split=split, verification_mode="all_checks", **kwargs
-        )
+    def load() -> tuple[Any, list[str]]:
+        builder = datasets.load_dataset_builder(path, name, **kwargs)
+        builder.download_and_prepare(verification_mode="all_checks")
+        files = [str(f) for f in (builder.config.data_files or {}).get(split, [])]
+        return builder.as_dataset(split=split), files
 
     call = (lambda run: run()) if local else hub_caller(what, hint)
     try:
@@ -156,28 +230,52 @@ def _quoted(revision: str | None) -> str:
     return urllib.parse.quote(revision or "main", safe="")
 
 
-def resolved_commit(repo_id: str, revision: str, hint: str = HINT) -> str | None:
-    """The commit ``revision`` names on the hub now (None offline or from a local copy)."""
-    if os.environ.get(HUB_DIR_VARIABLE) or offline_requested():
+def resolved_commit(repo_id: str, revision: str, hint: str = HINT, key: str = "") -> str | None:
+    """The commit ``revision`` names on the hub now (None offline). A revision the hub does not
+    serve is :class:`RevisionNotServedError`, never a read of another revision."""
+    if offline_requested():
         return None
     from huggingface_hub import HfApi
+    from huggingface_hub.errors import RevisionNotFoundError
 
     call = hub_caller(f"could not resolve {repo_id} at {revision}", hint)
-    return call(lambda: HfApi().dataset_info(repo_id, revision=revision).sha)
-
-
-def _with_split_aliases(load, split: str) -> tuple[Any, str]:
-    """``load(split)``, else ``load(alias)`` for a split a release names otherwise (dev for
-    validation); returns the dataset and the split name read."""
     try:
-        return load(split), split
-    except MissingSplitError:
-        for alias in SPLIT_ALIASES.get(split, ()):
-            try:
-                return load(alias), alias
-            except MissingSplitError:
-                pass
-        raise
+        return call(lambda: HfApi().dataset_info(repo_id, revision=revision).sha)
+    except RevisionNotFoundError as err:
+        where = "the hub answers: revision not found"
+        raise RevisionNotServedError(revision_not_served(repo_id, revision, key, where)) from err
+
+
+def hub_file_digests(repo_id: str, commit: str, paths: list[str]) -> dict[str, str]:
+    """The content digest the hub gives for each file of ``repo_id`` at ``commit``: its LFS
+    SHA-256 (``sha256:<hex>``), or for a file kept in git itself its blob id
+    (``git-blob:<hex>``, git's SHA-1 of the content)."""
+    from huggingface_hub import HfApi
+
+    call = hub_caller(f"could not list {repo_id}'s files at {commit}", HINT)
+    infos = call(
+        lambda: HfApi().get_paths_info(repo_id, paths, repo_type="dataset", revision=commit)
+    )
+    digests = {}
+    for info in infos:
+        lfs = getattr(info, "lfs", None)
+        sha = lfs.get("sha256") if isinstance(lfs, dict) else getattr(lfs, "sha256", None)
+        digests[info.path] = f"sha256:{sha}" if sha else f"git-blob:{info.blob_id}"
+    return digests
+
+
+def files_read(repo_id: str, commit: str | None, files: list[str], local: Path | None) -> dict:
+    """Each data file read, by its path in the repository, with its content digest: the
+    SHA-256 of a local copy's file, or what the hub gives (:func:`hub_file_digests`)."""
+    if local is not None:
+        return {
+            Path(f).relative_to(local).as_posix(): f"sha256:{sha256_file(f)}" for f in sorted(files)
+        }
+    prefix = re.compile(r"^hf://datasets/[^@]+@[^/]+/")
+    paths = sorted(prefix.sub("", urllib.parse.unquote(f)) for f in files)
+    if not paths or commit is None or offline_requested():
+        return {path: "" for path in paths}
+    return hub_file_digests(repo_id, commit, paths)
 
 
 def load_from_repo(
@@ -186,68 +284,39 @@ def load_from_repo(
     split: str,
     revision: str | None = None,
     hint: str = HINT,
+    key: str = "",
 ) -> tuple[Any, dict[str, Any]]:
     """One split of ``config`` of ``repo``, read as its record says the pinned datasets can
     (``revision``: the config's override of the pinned one). The revision is resolved to its
-    commit first and that commit is read, so that what is recorded is what was read. Returns
-    the dataset and its record: the repository, the revision asked for, the commit read, the
-    route (its config, parquet files by path, its parquet export), the split name read, and
-    the line saying so where an unsettled repository fell back to its export. ``hint``: what
-    an unreachable hub's error says to do instead (the task's keys)."""
-    asked = revision or repo.revision
+    commit first and that commit is read, so that what is recorded is what was read; a
+    revision that is not served stops here (:class:`RevisionNotServedError`). Returns the
+    dataset and its record: the repository, the revision asked for, the commit read, the route
+    (its config, parquet files by path, its parquet export), the split read, and each data
+    file read with its digest. ``hint``: what an unreachable hub's error says to do instead;
+    ``key``: the task's config key (tasks.panx)."""
+    asked = revision or repo.read_revision
     origin: dict[str, Any] = {"id": repo.id, "config": config, "revision": asked}
-
-    def export(split_name: str) -> Any:
-        return load_hub_split(
-            repo.id,
-            None,
-            split_name,
-            revision=origin["commit"],
-            data_dir=config or "default",
-            hint=hint,
-        )
-
-    def pinned(revision_asked: str) -> str:
-        origin["commit"] = resolved_commit(repo.id, revision_asked, hint) or revision_asked
-        return origin["commit"]
-
+    found = local_copy(repo.id, asked, key)
+    local, commit = found if found else (None, resolved_commit(repo.id, asked, hint, key))
+    # offline, from the hub's cache: a pinned commit is what was read, a branch unknown
+    origin["commit"] = commit or (asked if is_commit(asked) else None)
+    read_at = origin["commit"] or asked
     if repo.status == "files":
-        pattern = repo.files.format(config=config, split="{split}")
-        commit = pinned(asked)
-
-        def read(split_name: str) -> Any:
-            files = pattern.format(split=split_name)
-            return load_hub_split(
-                repo.id, config, split_name, revision=commit, data_files=files, hint=hint
-            )
-
-        dataset, read_split = _with_split_aliases(read, split)
-        origin.update(route="parquet files", files=pattern.format(split=read_split))
+        files = repo.files.format(config=config, split=split)
+        dataset, read = load_split_files(
+            repo.id, config, split, read_at, data_files=files, hint=hint, local=local
+        )
+        origin["route"] = "parquet files"
     elif repo.status == "script":
-        origin.update(route="parquet export", revision=repo.export_revision, data_dir=config)
-        pinned(repo.export_revision)
-        dataset, read_split = _with_split_aliases(export, split)
+        dataset, read = load_split_files(
+            repo.id, None, split, read_at, data_dir=config or "default", hint=hint, local=local
+        )
+        origin.update(route="parquet export", data_dir=config or "default")
     else:
-        commit = pinned(asked)
-        try:
-            dataset, read_split = _with_split_aliases(
-                lambda name: load_hub_split(repo.id, config, name, revision=commit, hint=hint),
-                split,
-            )
-            origin["route"] = "config"
-        except ScriptOnlyError as err:
-            if repo.status != "unsettled":
-                raise
-            line = (
-                f"{err} -- reading its parquet export ({PARQUET_EXPORT}, data_dir "
-                f"{config or 'default'}) instead"
-            )
-            log.warning("%s", line)
-            origin.update(route="parquet export", revision=repo.export_revision, fallback=line)
-            origin["data_dir"] = config
-            pinned(repo.export_revision)
-            dataset, read_split = _with_split_aliases(export, split)
-    origin["split"] = read_split
-    if os.environ.get(HUB_DIR_VARIABLE):
-        origin["local_copy"] = str(local_copy(repo.id, origin["commit"]))
+        dataset, read = load_split_files(repo.id, config, split, read_at, hint=hint, local=local)
+        origin["route"] = "config"
+    origin["split"] = split
+    origin["files_read"] = files_read(repo.id, origin["commit"], read, local)
+    if local is not None:
+        origin["local_copy"] = str(local)
     return dataset, origin
