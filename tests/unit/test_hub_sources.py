@@ -1,26 +1,32 @@
-"""Every hub source of every spec, read through the real ``datasets.load_dataset`` without the
-network: each repository is a local folder laid out as the hub lays it out (its README configs
-block, its split names, parquet or JSON lines in its schema with its ClassLabel names), built
-from ../shared/data and named by ``MTE_HUB_DIR``. Each builder names the page it copies (the
-``page`` of the repository's record in mte.specs._hub). A repository that holds only a loading
-script gives the message that says so and how to read it instead."""
+"""Every hub source of every spec, read through the real ``datasets`` builders without the
+network: each repository is a local folder laid out as the hub lays it out at the pinned commit
+(``<owner>/<name>@<commit>``: its README configs block, its split names, parquet, TSV or JSON
+lines in its schema with its ClassLabel names), built from ../shared/data and named by
+``MTE_HUB_DIR``. Each builder names the page it copies (the ``page`` of the repository's record
+in mte.specs._hub). A repository that holds only a loading script gives the message that says
+so and how to read it instead; a pin that is not served gives one line and reads nothing."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 
 import datasets
 import pytest
 import yaml
 
 from mte.errors import MteError
-from mte.hub.datasets import ScriptOnlyError, load_hub_split
+from mte.hub.datasets import RevisionNotServedError, ScriptOnlyError, load_hub_split
 from mte.hub.repos import PARQUET_EXPORT, HubRepo
 from mte.registry import TASKS
 from mte.specs import _hub
-from mte.steps.data import materialize
+from mte.steps.data import materialize, read_notes
 from tests.conftest import SHARED_DATA
 
 pytestmark = pytest.mark.skipif(
@@ -28,6 +34,13 @@ pytestmark = pytest.mark.skipif(
 )
 
 EXPORT = f"@{PARQUET_EXPORT.replace('/', '%2F')}"
+
+
+def _at(root: Path, repo: HubRepo) -> Path:
+    """The copy of ``repo`` at the revision its record reads."""
+    return root / f"{repo.id}@{repo.read_revision.replace('/', '%2F')}"
+
+
 NER = ["O", "B-PER", "I-PER", "B-ORG", "I-ORG", "B-LOC", "I-LOC"]
 CONLL_NER = [*NER, "B-MISC", "I-MISC"]
 UPOS = [
@@ -121,8 +134,9 @@ def _script_only(folder: Path, script: str, page: str) -> None:
 
 
 def build_xtreme(root: Path, repo: HubRepo) -> None:
-    """google/xtreme at its pinned commit: a parquet folder per config, xtreme.py beside."""
-    base = root / f"{repo.id}@{repo.revision}"
+    """google/xtreme at its pinned commit: <config>/<split>-00000-of-00001.parquet per config
+    (PAN-X, udpos, MLQA, tatoeba as its pages name them), xtreme.py beside."""
+    base = _at(root, repo)
     data = SHARED_DATA
     panx = _column_sentences(data / "panx/dev-de.tsv", 0, 1)
     _write(base / "PAN-X.de", {"validation": _tagging(panx, "ner_tags", NER)})
@@ -167,7 +181,7 @@ def _pairs(rows: list[list[str]], columns: tuple[str, str], names: list[str]) ->
 
 
 def build_xnli(root: Path, repo: HubRepo) -> None:
-    base = root / f"{repo.id}@{repo.revision}"
+    base = _at(root, repo)
     rows = [line.split("\t") for line in _lines(SHARED_DATA / "xnli/dev-de.tsv")]
     table = _pairs(rows, ("premise", "hypothesis"), ["entailment", "neutral", "contradiction"])
     _write(base / "de", {"validation": table})
@@ -175,13 +189,13 @@ def build_xnli(root: Path, repo: HubRepo) -> None:
 
 
 def build_xquad(root: Path, repo: HubRepo) -> None:
-    base = root / repo.id
+    base = _at(root, repo)
     _write(base / "xquad.de", {"validation": _qa(_squad_rows(SHARED_DATA / "xquad/xquad.de.json"))})
     _readme(base, {"xquad.de": {"validation": "xquad.de/validation-*"}}, repo.page)
 
 
 def build_glue(root: Path, repo: HubRepo) -> None:
-    base = root / repo.id
+    base = _at(root, repo)
     rows = [line.split("\t") for line in _lines(SHARED_DATA / "glue/SST-2/test.tsv")[1:]]
     features = datasets.Features(
         {
@@ -207,7 +221,7 @@ def _jsonl(path: Path) -> list[dict]:
 
 
 def build_xcopa(root: Path, repo: HubRepo) -> None:
-    base = root / repo.id
+    base = _at(root, repo)
     splits = {
         s: datasets.Dataset.from_list(_jsonl(SHARED_DATA / f"xcopa/data/et/{f}.et.jsonl"))
         for s, f in (("validation", "val"), ("test", "test"))
@@ -217,8 +231,8 @@ def build_xcopa(root: Path, repo: HubRepo) -> None:
 
 
 def build_super_glue(root: Path, repo: HubRepo) -> None:
-    """Converted, as its sibling repositories are (the pages do not show it): copa/ parquet."""
-    base = root / repo.id
+    """At its pinned commit: <config>/<split>-00000-of-00001.parquet, read by path."""
+    base = _at(root, repo)
     features = datasets.Features(
         {
             "premise": datasets.Value("string"),
@@ -240,10 +254,13 @@ def build_super_glue(root: Path, repo: HubRepo) -> None:
 
 
 def build_belebele(root: Path, repo: HubRepo) -> None:
-    base = root / repo.id
+    """data/<code>.jsonl named by a config per variant, one test split; each row as the
+    release's with the hub's ds, the date of its export (read as a timestamp)."""
+    base = _at(root, repo)
     (base / "data").mkdir(parents=True, exist_ok=True)
-    source = SHARED_DATA / "belebele/Belebele/deu_Latn.jsonl"
-    (base / "data/deu_Latn.jsonl").write_bytes(source.read_bytes())
+    rows = _jsonl(SHARED_DATA / "belebele/Belebele/deu_Latn.jsonl")
+    lines = [json.dumps({**row, "ds": "2023-07-21 00:00:00"}, ensure_ascii=False) for row in rows]
+    (base / "data/deu_Latn.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     _readme(base, {"deu_Latn": {"test": "data/deu_Latn.jsonl"}}, repo.page)
 
 
@@ -270,7 +287,7 @@ def build_siqa(root: Path, repo: HubRepo) -> None:
             "label": [str("ABC".index(r["correct"]) + 1) for r in rows],
         }
     )
-    folder = root / f"{repo.id}@{repo.export_revision}/default/validation"
+    folder = root / f"{repo.id}{EXPORT}/default/validation"
     folder.mkdir(parents=True)
     table.to_parquet(str(folder / "0000.parquet"))
 
@@ -294,34 +311,38 @@ def build_conll2002(root: Path, repo: HubRepo) -> None:
 
 
 def build_squad(root: Path, repo: HubRepo) -> None:
-    """Unsettled: main as a script-only repository, so that the loader falls back to its
-    export (plain_text), with SQuAD's columns; rows from XQuAD's English, SQuAD's dev set."""
-    _script_only(root / repo.id, "squad.py", repo.page)
+    """Parquet at its pinned commit: a configs block mapping plain_text to
+    plain_text/{train,validation}-*, SQuAD's columns; rows from XQuAD's English (SQuAD's dev
+    set's questions)."""
+    base = _at(root, repo)
     rows = _squad_rows(SHARED_DATA / "xquad/xquad.en.json")
-    _export(root, repo, "plain_text", "validation", _qa(rows))
+    _write(base / "plain_text", {"train": _qa(rows[:50]), "validation": _qa(rows)})
+    splits = {s: f"plain_text/{s}-*" for s in ("train", "validation")}
+    _readme(base, {"plain_text": splits}, repo.page)
 
 
 def build_sib200(root: Path, repo: HubRepo) -> None:
-    """Unsettled split names: a configs block whose evaluation split is named dev."""
-    base = root / repo.id
-    lines = _lines(SHARED_DATA / "sib200/eng_Latn/dev.tsv")[1:]
-    rows = [line.split("\t") for line in lines]
-    table = datasets.Dataset.from_dict(
-        {
-            "index_id": [int(r[0]) for r in rows],
-            "category": [r[1] for r in rows],
-            "text": [r[2] for r in rows],
-        }
-    )
-    _write(base / "eng_Latn", {"dev": table})
-    _readme(base, {"eng_Latn": {"dev": "eng_Latn/dev-*"}}, repo.page)
+    """TSV files data/<code>/{train,dev,test}.tsv (the authors' own), named by a per-language
+    configs block whose splits are train, validation (dev.tsv) and test."""
+    base = _at(root, repo)
+    folder = base / "data/eng_Latn"
+    folder.mkdir(parents=True)
+    for split in ("train", "dev", "test"):
+        shutil.copy(SHARED_DATA / f"sib200/eng_Latn/{split}.tsv", folder / f"{split}.tsv")
+    splits = {s: f"data/eng_Latn/{f}.tsv" for s, f in (("train", "train"),
+              ("validation", "dev"), ("test", "test"))}  # fmt: skip
+    _readme(base, {"eng_Latn": splits}, repo.page)
 
 
 def build_pawsx(root: Path, repo: HubRepo) -> None:
-    base = root / repo.id
+    """<lang>/<split>-00000-of-00001.parquet at its pinned commit, read by path: the id, the
+    two sentences and a ClassLabel ('0', '1'); ids numbered as the fixture's release copy
+    (tests below) numbers them."""
+    base = _at(root, repo)
     rows = [line.split("\t") for line in _lines(SHARED_DATA / "pawsx/dev-de.tsv")]
-    _write(base / "de", {"validation": _pairs(rows, ("sentence1", "sentence2"), ["0", "1"])})
-    _readme(base, {"de": {"validation": "de/validation-*"}}, repo.page)
+    table = _pairs(rows, ("sentence1", "sentence2"), ["0", "1"])
+    table = table.add_column("id", list(range(1, len(rows) + 1)))
+    _write(base / "de", {"validation": table})
 
 
 # each repository record, its builder, and a task, language and split read from it with the
@@ -455,11 +476,18 @@ def test_each_hub_source_loads_through_datasets(
     assert origin["id"] == repo_id
     repo = RECORDS[repo_id]
     exported = origin["route"] == "parquet export"
-    assert origin["revision"] == (repo.export_revision if exported else repo.revision)
+    assert origin["revision"] == repo.read_revision
+    assert exported == (repo.status == "script")
+    # a pinned commit is the commit read; a branch read from a copy cannot say which
+    assert origin["commit"] == (repo.revision if repo.pinned else None)
     assert origin["local_copy"].startswith(str(hub_copies / repo_id))
     route = {"files": "parquet files", "script": "parquet export", "loads": "config"}
-    if repo.status in route:
-        assert origin["route"] == route[repo.status]
+    assert origin["route"] == route[repo.status]
+    # each data file read, with its SHA-256, by its path in the repository
+    assert origin["files_read"]
+    for path, digest in origin["files_read"].items():
+        copy = Path(origin["local_copy"]) / path
+        assert digest == f"sha256:{hashlib.sha256(copy.read_bytes()).hexdigest()}"
 
 
 def test_the_hub_and_the_files_give_the_same_examples(hub_copies: Path, monkeypatch) -> None:
@@ -481,22 +509,168 @@ def test_the_hub_and_the_files_give_the_same_examples(hub_copies: Path, monkeypa
         assert strip(hub) == strip(files), task_name
 
 
-def test_an_unsettled_repository_falls_back_to_its_export_with_one_line(
-    hub_copies: Path, monkeypatch, caplog
+def test_sib200_reads_dev_tsv_as_its_validation_split(hub_copies: Path, monkeypatch) -> None:
+    """The pinned layout: data/eng_Latn/dev.tsv is the split the configs block names
+    validation; every row of the authors' file, its index_id as the id."""
+    monkeypatch.setenv("MTE_HUB_DIR", str(hub_copies))
+    examples, origin = materialize(TASKS["sib200"], {"source": "hub"}, "eng_Latn", "dev")
+    assert origin["split"] == "validation"
+    assert list(origin["files_read"]) == ["data/eng_Latn/dev.tsv"]
+    released, _ = materialize(
+        TASKS["sib200"], {"source": "files", "path": str(SHARED_DATA / "sib200")}, "eng_Latn", "dev"
+    )
+    assert examples == released
+
+
+def test_belebele_from_the_hub_and_from_the_release_are_the_same_items(
+    hub_copies: Path, monkeypatch
 ) -> None:
+    """The hub's ds is a date, not a split: the ids of the hub's rows and of the release's
+    lines are the same (link and question number), and so is every field."""
     monkeypatch.setenv("MTE_HUB_DIR", str(hub_copies))
-    with caplog.at_level("WARNING", logger="mte.hub.datasets"):
-        examples, origin = materialize(TASKS["squad"], {"source": "hub"}, "en", "dev")
-    lines = [r.getMessage() for r in caplog.records if r.name == "mte.hub.datasets"]
-    assert len(lines) == 1 and "squad.py" in lines[0] and PARQUET_EXPORT in lines[0]
-    assert origin["route"] == "parquet export" and origin["fallback"] == lines[0]
-    assert origin["data_dir"] == "plain_text"
+    hub, _ = materialize(TASKS["belebele"], {"source": "hub"}, "deu_Latn", "test")
+    release = {"source": "files", "path": str(SHARED_DATA / "belebele")}
+    files, _ = materialize(TASKS["belebele"], release, "deu_Latn", "test")
+    assert len(hub) == len(files) == 900
+    assert hub == files
+    assert hub[0]["id"] == "https://en.wikibooks.org/wiki/Accordion/Right_hand #1"
 
 
-def test_a_validation_split_named_dev_is_read_as_dev(hub_copies: Path, monkeypatch) -> None:
+def test_pawsx_from_the_hub_and_from_the_release_are_the_same_items(
+    hub_copies: Path, monkeypatch, tmp_path: Path
+) -> None:
+    """The hub's rows and the original release's x-final/de/dev_2k.tsv (id, sentence1,
+    sentence2, label), both written here from XTREME's dev-de.tsv and numbered alike: the same
+    ids and fields through the two readers."""
     monkeypatch.setenv("MTE_HUB_DIR", str(hub_copies))
-    _, origin = materialize(TASKS["sib200"], {"source": "hub"}, "eng_Latn", "dev")
-    assert origin["split"] == "dev"
+    hub, origin = materialize(TASKS["pawsx"], {"source": "hub"}, "de", "dev")
+    rows = _lines(SHARED_DATA / "pawsx/dev-de.tsv")
+    (tmp_path / "de").mkdir()
+    lines = ["id\tsentence1\tsentence2\tlabel"]
+    lines += [f"{number}\t{row}" for number, row in enumerate(rows, 1)]
+    (tmp_path / "de/dev_2k.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    files, _ = materialize(TASKS["pawsx"], {"source": "files", "path": str(tmp_path)}, "de", "dev")
+    assert len(hub) == len(files) == 2000
+    assert hub == files
+    assert "unlabelled" not in origin
+
+
+def _pawsx_with_missing_labels(root: Path) -> None:
+    """A copy of paws-x whose en rows include labels of -1, as the old loading script wrote a
+    label missing from the release."""
+    base = _at(root, RECORDS["google-research-datasets/paws-x"]) / "en"
+    for split, labels in (("test", [0, 1, -1, 1]), ("train", [-1, 1, 0])):
+        table = datasets.Dataset.from_dict(
+            {
+                "id": list(range(1, len(labels) + 1)),
+                "sentence1": [f"first {n}" for n in range(len(labels))],
+                "sentence2": [f"second {n}" for n in range(len(labels))],
+                "label": labels,
+            },
+            features=datasets.Features(
+                {
+                    "id": datasets.Value("int32"),
+                    "sentence1": datasets.Value("string"),
+                    "sentence2": datasets.Value("string"),
+                    "label": datasets.ClassLabel(names=["0", "1"]),
+                }
+            ),
+        )
+        _write(base, {split: table})
+
+
+def test_pawsx_rows_labelled_minus_one_are_read_as_xtreme_reads_them(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """XTREME's PAWS-X reader gives a test line without a label "0" and cannot read a training
+    line without one: a test row of -1 is kept as "0", a training row left out, each counted
+    in the data record and said in the download's notes."""
+    _pawsx_with_missing_labels(tmp_path)
+    monkeypatch.setenv("MTE_HUB_DIR", str(tmp_path))
+    test, origin = materialize(TASKS["pawsx"], {"source": "hub"}, "en", "test")
+    assert [e["label"] for e in test] == ["0", "1", "0", "1"]
+    assert origin["unlabelled"]["count"] == 1 and "labelled '0'" in origin["unlabelled"]["handled"]
+    train, origin = materialize(TASKS["pawsx"], {"source": "hub"}, "en", "train")
+    assert [e["id"] for e in train] == ["2", "3"]
+    assert origin["unlabelled"] == {
+        "count": 1,
+        "handled": "left out, as XTREME's reader cannot read them",
+    }
+    note, warnings = read_notes(origin, "en", "train")
+    assert "1 row(s) without a label: left out" in note
+    assert len(warnings) == 1 and "1 row(s) of train have no label" in warnings[0]
+
+
+def _git(folder: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(folder), *args], capture_output=True, text=True, check=True,
+        env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+             "GIT_COMMITTER_EMAIL": "t@t", "PATH": os.environ["PATH"]},
+    )  # fmt: skip
+    return done.stdout.strip()
+
+
+@pytest.fixture
+def xnli_clone(hub_copies: Path, tmp_path: Path) -> Path:
+    """facebook/xnli as a git clone of the hub repository would hold it, with one commit of
+    its own: not the commit the spec pins."""
+    root = tmp_path / "hub"
+    clone = root / "facebook/xnli"
+    shutil.copytree(_at(hub_copies, RECORDS["facebook/xnli"]), clone)
+    _git(clone, "init", "-q")
+    _git(clone, "add", ".")
+    _git(clone, "commit", "-q", "-m", "a copy")
+    return root
+
+
+def test_a_pinned_commit_that_is_not_served_is_one_line_and_reads_nothing(
+    xnli_clone: Path, monkeypatch
+) -> None:
+    monkeypatch.setenv("MTE_HUB_DIR", str(xnli_clone))
+    pin = RECORDS["facebook/xnli"].revision
+    with pytest.raises(RevisionNotServedError) as caught:
+        materialize(TASKS["xnli"], {"source": "hub"}, "de", "dev")
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message.startswith(f"tasks.xnli: facebook/xnli does not serve revision {pin}")
+    assert "not replaced by main" in message
+    assert "tasks.xnli.revision" in message and "tasks.xnli.source: release" in message
+    # the config's revision: the commit the clone holds, read and recorded as such
+    head = _git(xnli_clone / "facebook/xnli", "rev-parse", "HEAD")
+    examples, origin = materialize(TASKS["xnli"], {"source": "hub", "revision": head}, "de", "dev")
+    assert origin["commit"] == head and len(examples) == 2490
+
+
+def test_the_hub_answering_revision_not_found_is_the_same_line(monkeypatch) -> None:
+    """Online: the hub's RevisionNotFoundError for the pin is the same one line, before any
+    data is read (the reachability check and the retries stand aside here)."""
+    import huggingface_hub
+    from huggingface_hub.errors import RevisionNotFoundError
+
+    from mte.hub import datasets as hub_datasets
+
+    def not_found(self, repo_id, revision=None, **kwargs):
+        answer = SimpleNamespace(status_code=404, headers={}, request=None)  # the hub's 404
+        raise RevisionNotFoundError(f"{repo_id}@{revision}: Revision Not Found", response=answer)
+
+    monkeypatch.delenv("MTE_HUB_DIR", raising=False)
+    monkeypatch.setattr(hub_datasets, "offline_requested", lambda: False)
+    monkeypatch.setattr(hub_datasets, "hub_caller", lambda what, hint: lambda run: run())
+    monkeypatch.setattr(huggingface_hub.HfApi, "dataset_info", not_found)
+    monkeypatch.setattr(hub_datasets, "load_split_files", pytest.fail)
+    with pytest.raises(RevisionNotServedError, match=r"^tasks\.panx: google/xtreme does not "
+                       r"serve revision ec5f1f4.*the hub answers: revision not found"):  # fmt: skip
+        materialize(TASKS["panx"], {"source": "hub"}, "de", "dev")
+
+
+def test_a_plain_copy_never_stands_for_a_pinned_commit(hub_copies: Path, tmp_path: Path,
+                                                      monkeypatch) -> None:  # fmt: skip
+    """A folder named only <owner>/<name>, not a git clone, cannot say which commit it holds:
+    a pinned commit is not read from it."""
+    shutil.copytree(_at(hub_copies, RECORDS["facebook/xnli"]), tmp_path / "facebook/xnli")
+    monkeypatch.setenv("MTE_HUB_DIR", str(tmp_path))
+    with pytest.raises(MteError, match=r"neither a copy at it nor a git clone"):
+        materialize(TASKS["xnli"], {"source": "hub"}, "de", "dev")
 
 
 def test_a_script_only_repository_names_itself_datasets_and_the_way_out(
@@ -514,5 +688,7 @@ def test_a_script_only_repository_names_itself_datasets_and_the_way_out(
 
 def test_a_missing_copy_names_the_folder(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("MTE_HUB_DIR", str(tmp_path))
-    with pytest.raises(MteError, match=r"holds no copy of it \(looked for .*google/xquad"):
+    with pytest.raises(
+        MteError, match=r"holds no copy of it at 51adfef.* \(looked for .*google/xquad"
+    ):
         materialize(TASKS["xquad"], {"source": "hub"}, "de", "test")

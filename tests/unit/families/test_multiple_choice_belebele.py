@@ -4,6 +4,7 @@ the assembled English training set as pandas writes it, and the model's input.""
 
 from __future__ import annotations
 
+import datetime
 import json
 from collections import Counter
 from pathlib import Path
@@ -95,12 +96,14 @@ def test_every_question_of_the_real_variants(shared_data: Path) -> None:
     assert ids["eng_Latn"] == ids["deu_Latn"]
 
 
-def test_hub_rows_of_facebook_belebele_name_the_passage_split() -> None:
+def test_hub_rows_of_facebook_belebele_have_the_release_ids() -> None:
+    """The hub's ds is the date of its export (a timestamp), not the FLORES split: the id is
+    the release's, link and question number."""
     columns = {name: [value] for name, value in ITEM.items()}
-    columns["ds"] = ["2023-05-03"]
+    columns["ds"] = [datetime.datetime(2023, 7, 21)]
     dataset = datasets.Dataset.from_dict(columns)
     (example,) = choice_examples_from_hub(BELEBELE, dataset, "facebook/belebele eng_Latn")
-    assert example["id"] == f"{ITEM['link']} [2023-05-03] #1" and example["label"] == 0
+    assert example["id"] == f"{ITEM['link']} #1" and example["label"] == 0
     bad = datasets.Dataset.from_dict({**columns, "correct_answer_num": ["0"]})
     with pytest.raises(MteError, match="row 1: correct_answer_num '0' names no choice"):
         choice_examples_from_hub(BELEBELE, bad, "facebook/belebele eng_Latn")

@@ -62,6 +62,13 @@ class TaskFamily(ABC):
     def read_hub(self, task: Task, dataset: Any, name: str, language: str) -> list[dict]:
         """A hub split (``name``: "dataset config", for messages) into canonical examples."""
 
+    def read_hub_noted(
+        self, task: Task, dataset: Any, name: str, language: str
+    ) -> tuple[list[dict], dict[str, Any]]:
+        """:meth:`read_hub`, and what reading found worth recording in the data record (rows
+        read otherwise than as they stand: the hub's PAWS-X labels of -1). Nothing by default."""
+        return self.read_hub(task, dataset, name, language), {}
+
     def companion_files(self, task: Task, path: Path) -> list[Path]:
         """The files its reader reads together with ``path`` (BUCC's ``.en`` and ``.gold``
         beside ``de-en.test.de``): their checksums are recorded with it, and they are not

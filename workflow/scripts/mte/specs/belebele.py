@@ -29,15 +29,15 @@ def belebele_example(record: dict[str, Any]) -> dict[str, Any]:
     """A Belebele record (``Belebele/{code}.jsonl`` of the release, or a row of the hub's
     facebook/belebele: ``link``, ``question_number``, ``flores_passage``, ``question``,
     ``mc_answer1..4``, ``correct_answer_num`` a 1-based string) as ``id, passage, question,
-    choices, label``. The id names the passage (its link and, where the record has it, its
-    FLORES split) and the question's number, which every variant shares."""
+    choices, label``. The id names the passage (its link) and the question's number, which
+    every variant shares."""
     require(record, ("link", "question_number", "flores_passage", "question", *ANSWER_FIELDS))
     require(record, ("correct_answer_num",))
     number = integer(record, "question_number")
-    split = record.get("ds") or record.get("split")
-    passage = f"{record['link']} [{split}]" if split else record["link"]
+    # a passage's link and a question's number name it in every variant, in the release and
+    # on the hub alike; the hub's ``ds`` is the date of its export (2023-07-21), not a split
     return {
-        "id": f"{passage} #{number}",
+        "id": f"{record['link']} #{number}",
         "passage": record["flores_passage"],
         "question": record["question"],
         "choices": [record[name] for name in ANSWER_FIELDS],

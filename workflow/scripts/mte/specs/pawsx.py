@@ -31,6 +31,8 @@ TASKS = (
             # the original x-final/ release: id, sentence1, sentence2, label
             table_columns=("sentence1", "sentence2", "label"),
             hub_text_columns=("sentence1", "sentence2"),
+            # the hub's rows of -1 (a label the release lacked): as XTREME's reader
+            hub_missing_label="xtreme",
         ),
         hub_id="google-research-datasets/paws-x",
         hub_repos=(PAWSX,),

@@ -28,6 +28,12 @@ class PairOptions(FamilyOptions):
     hub_text_columns: tuple[str, ...] = ()
     # the hub rows' label column; a ClassLabel maps ids to names, a string column is the name
     hub_label_column: str = "label"
+    # what a hub row whose label is -1 (the old loading scripts' mark of a label missing or
+    # not a label in the release) becomes: "" an error; "xtreme": as XTREME's reader treats a
+    # row without a label - a test row is labelled with the first label (its processors give
+    # "0" to a test line without one), a training or dev row, which it cannot read, is left
+    # out; each counted in the data record and the download's log
+    hub_missing_label: str = ""
     # header-named files written with CSV quoting (pandas' to_csv: a field holding a quote is
     # "... ""word"" ..."): read as the writer wrote them; else fields are split on TAB only
     csv_quoting: bool = False
@@ -54,9 +60,14 @@ class PairClassification(FineTuningFamily):
         return read_pairs(paths[0], task, language)
 
     def read_hub(self, task, dataset, name: str, language: str) -> list[dict[str, Any]]:
+        return self.read_hub_noted(task, dataset, name, language)[0]
+
+    def read_hub_noted(self, task, dataset, name: str, language: str):
         from mte.families.pairs.readers import pair_examples_from_hub
 
-        return pair_examples_from_hub(dataset, task)
+        notes: dict[str, Any] = {}
+        examples = pair_examples_from_hub(dataset, task, notes=notes)
+        return examples, notes
 
     def tokenize(self, tokenizer, examples, task, options: dict) -> dict[str, Any]:
         from mte.families.pairs.features import tokenize_pairs

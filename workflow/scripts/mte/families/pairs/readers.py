@@ -204,13 +204,20 @@ def read_pairs(path: str | Path, task: Task, language: str) -> list[dict[str, An
     return read_pair_tsv(path, task)
 
 
-def pair_examples_from_hub(dataset: Any, task: Task, id_prefix: str = "") -> list[dict[str, Any]]:
+def pair_examples_from_hub(
+    dataset: Any, task: Task, id_prefix: str = "", notes: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
     """Map a hub sentence(-pair) split into ``id, text_a, text_b, label``.
 
     Label ids go through the dataset's own ``ClassLabel`` names, never through our label order;
     a regression task (STS-B) keeps its float score. Single-sentence tasks have no ``text_b``.
-    Ids: the row's ``id`` or ``idx`` (GLUE), else the row number.
+    Ids: the row's ``id`` or ``idx`` (GLUE), else the row number. A label of -1 is an error,
+    or, under the task's ``hub_missing_label``, handled as that says and counted in ``notes``
+    (``unlabelled``: count and how).
     """
+    split = str(getattr(dataset, "split", "") or "")
+    policy = task.options.hub_missing_label
+    missing = 0
     column_a, column_b = (*task.options.hub_text_columns, None)[:2]
     column = task.options.hub_label_column
     float_labels = not task.labels  # a regression task (STS-B): scores
@@ -229,6 +236,11 @@ def pair_examples_from_hub(dataset: Any, task: Task, id_prefix: str = "") -> lis
                 )
         else:
             label_id = row[column]
+            if label_id == -1 and policy == "xtreme":
+                missing += 1
+                if split != "test":
+                    continue  # XTREME's reader cannot read a training or dev row without one
+                label_id = 0  # its processors label a test line without a label "0"
             if not 0 <= label_id < len(names):
                 raise MteError(
                     f"{task.hub_id}: row {index} has label id {label_id}, outside the dataset's "
@@ -250,4 +262,11 @@ def pair_examples_from_hub(dataset: Any, task: Task, id_prefix: str = "") -> lis
                 "label": label,
             }
         )
+    if missing and notes is not None:
+        handled = (
+            f"labelled {names[0]!r}, as XTREME's reader labels a test line without one"
+            if split == "test"
+            else "left out, as XTREME's reader cannot read them"
+        )
+        notes["unlabelled"] = {"count": missing, "handled": handled}
     return examples
