@@ -43,5 +43,5 @@ resource_scopes:
 rule all:
     default_target: True
     input:
-        all_tables(),
-        all_plots(),
+        # an update of the data lock (update_lock=true) downloads, and does nothing else
+        all_downloads() if config.get("update_lock") else [all_tables(), all_plots()],

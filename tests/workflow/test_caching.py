@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
+import re
 import shutil
 from pathlib import Path
 
 import pandas as pd
 import pytest
+import yaml
 
 from tests.conftest import REPO
 from tests.unit.test_report import table_cells
@@ -325,3 +328,72 @@ def test_changing_the_learning_rate_reruns_that_task_only(
         "all": 1,
     }
     assert "task=pawsx" not in done.stderr
+
+
+def test_the_data_lock_refuses_other_bytes_and_an_accepted_update_replans_that_task_only(
+    workdir: Path, config: dict, first_run
+) -> None:
+    """The first run wrote the lock beside its config; a later run checks the data in its
+    folders against it; a released file changed under the same path is refused with both
+    sums and nothing kept; update_lock accepts it, rewrites the lock and renames the task's
+    data, so that a dry run plans that task's jobs again and no other's."""
+    lock_path = workdir / "config.lock"
+    lock = yaml.safe_load(lock_path.read_text(encoding="utf-8"))
+    assert set(lock["tasks"]) == {"xnli", "pawsx"}
+    pawsx = lock["tasks"]["pawsx"]
+    assert set(pawsx["splits"]) == {"en/train", "en/dev", "en/test", "de/test"}
+    folder = workdir / "resources/data/pawsx" / pawsx["source"]
+    for part, entry in pawsx["splits"].items():
+        data = (folder / f"{part}.jsonl").read_bytes()
+        assert entry["examples"]["sha256"] == hashlib.sha256(data).hexdigest()
+    released = workdir / "pawsx-files/test-de.tsv"
+    assert pawsx["splits"]["de/test"]["files"] == {
+        "test-de.tsv": "sha256:" + hashlib.sha256(released.read_bytes()).hexdigest()
+    }
+    checked = run_snakemake(workdir, config, "-n")
+    assert checked.returncode == 0, checked.stderr[-3000:]
+    files = sum(len(task["splits"]) for task in lock["tasks"].values())
+    assert f"the {files} downloaded data file(s) of this run that it records agree" in (
+        checked.stderr
+    )
+
+    # one label changed in the released file, under the same path and pins
+    text = released.read_text(encoding="utf-8")
+    released.write_text(text.replace("\t1\n", "\t0\n", 1), encoding="utf-8")
+    refused = run_snakemake(workdir, config)
+    assert refused.returncode != 0
+    locked = pawsx["splits"]["de/test"]
+    new_file = "sha256:" + hashlib.sha256(released.read_bytes()).hexdigest()
+    assert f"the lock has {locked['examples']['sha256']}" in refused.stderr
+    assert f"file test-de.tsv: {new_file}, the lock has {locked['files']['test-de.tsv']}" in (
+        refused.stderr
+    )
+    assert not (folder / "de/test.jsonl").exists()
+    assert yaml.safe_load(lock_path.read_text(encoding="utf-8")) == lock
+
+    # accepted on purpose: the downloads only, then the lock says what changed
+    updated = run_snakemake(workdir, config, "--config", "update_lock=true")
+    assert updated.returncode == 0, updated.stderr[-3000:]
+    assert "pawsx de/test: accepted: examples: sha256" in updated.stderr
+    after = yaml.safe_load(lock_path.read_text(encoding="utf-8"))
+    assert after["tasks"]["xnli"] == lock["tasks"]["xnli"]
+    assert after["tasks"]["pawsx"]["accepted"]["digest"]
+    assert after["tasks"]["pawsx"]["splits"]["de/test"]["files"]["test-de.tsv"] == new_file
+    # nothing left under the name of the data before
+    assert not (folder / "de/test.jsonl").exists()
+
+    planned = run_snakemake(workdir, config, "-n")
+    assert planned.returncode == 0, planned.stderr[-3000:]
+    counts = job_counts(planned.stdout + planned.stderr)
+    assert counts["download"] == 4 and counts["finetune"] == 1
+    assert counts["predict"] == counts["score"] == 2
+    assert "task=xnli" not in planned.stdout + planned.stderr
+    renamed = re.search(r"resources/data/pawsx/([a-z]+-[0-9a-f]{8})/", planned.stdout)
+    assert renamed and renamed.group(1) != pawsx["source"]
+
+    # an update whose targets would also run the jobs after the downloads stops first
+    table = str((tables_dir(workdir) / "pawsx.csv").relative_to(workdir))
+    again = run_snakemake(workdir, config, "--config", "update_lock=true", "--", table)
+    assert again.returncode != 0
+    assert "runs the downloads only" in again.stderr and "make update-lock" in again.stderr
+    released.write_text(text, encoding="utf-8")

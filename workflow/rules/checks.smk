@@ -19,8 +19,15 @@ REFERENCES = CHECKOUT / "config" / "references"
 sys.path.insert(0, str(SCRIPTS))
 
 from mte.config.checks import check_configuration  # noqa: E402
+from mte.config.datalock import (
+    check_local_data,
+    record_downloads,
+    run_downloads,
+)  # noqa: E402
 from mte.config.keys import (  # noqa: E402
     data_key,
+    data_lock_path,
+    source_key,
     run_name,
     tokens_key,
     prompted_variant_key,
@@ -128,8 +135,45 @@ def stop_on_awaited_steps():
             stop(step.message())
 
 
+def stop_on_update_beyond_downloads():
+    """``update_lock`` accepts new bytes under the folder named before; the jobs after a
+    download would run on them there. An update runs the downloads only (--until download).
+    """
+    if not config.get("update_lock"):
+        return
+    ran = {job.rule.name for job in workflow.dag.needrun_jobs()}
+    others = sorted(ran - {"download", "fetch_release", "all"})
+    if others:
+        stop(
+            f"update_lock=true accepts new data for the data lock {config['data_lock']} and "
+            f"runs the downloads only, but this run's targets would also run "
+            f"{', '.join(others)} (on data whose key the update changes): run it without "
+            "targets (its target is then every download: make update-lock CONFIG=<config>), "
+            "then run as usual"
+        )
+
+
 onstart:
     stop_on_awaited_steps()
+    stop_on_update_beyond_downloads()
+
+
+def record_data_lock():
+    """The end of a run (whether its jobs all succeeded or not): the downloads it made go into
+    the data lock, one line for each change (mte.config.datalock)."""
+    if not workflow.is_main_process:
+        return
+    accept = bool(config.get("update_lock"))
+    for line in record_downloads(config, DATA_META, CONFIG_NAME, accept):
+        print(f"Data lock {config['data_lock']}: {line}", file=sys.stderr)
+
+
+onsuccess:
+    record_data_lock()
+
+
+onerror:
+    record_data_lock()
 
 
 # profiles/slurm's account until a user sets theirs
@@ -156,6 +200,16 @@ _check_cluster_account()
 # this run's tables, plots and summaries: results/runs/{RUN}/ (the config's `run`, else the
 # config file's name), so that runs of different configs never rewrite each other's
 RUN = run_name(config, workflow.config_settings.configfiles)
+# the run's data lock (mte.hub.lock): its path, relative to the working directory, or false;
+# set in the config, which the cache keys and the download jobs read it from
+DEFAULT_CONFIG = CHECKOUT / "config" / "config.yaml"
+CONFIG_NAME = os.path.relpath(
+    (workflow.config_settings.configfiles or [DEFAULT_CONFIG])[0]
+)
+config["data_lock"] = (
+    data_lock_path(config, workflow.config_settings.configfiles, DEFAULT_CONFIG)
+    or False
+)
 
 
 wildcard_constraints:

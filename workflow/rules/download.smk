@@ -21,6 +21,11 @@ rule download:
         code=code_of("download.py", "read"),
         source=lambda wc: source_params(wc.task, wc.split),
         translation=translation_params,
+        # the data lock's file and the task's records in it (docs/data-sources.md)
+        lock=lambda wc: {
+            "path": config["data_lock"],
+            "source": source_key(wc.task, config),
+        },
     script:
         "../scripts/download.py"
 

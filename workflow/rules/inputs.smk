@@ -437,3 +437,27 @@ def get_pseudo_test_data(split_of):
         data_path(wc.task, lang, split_of(wc.task))
         for lang in pseudo_test_languages(wc.task)
     ]
+
+
+def check_data_lock():
+    """Before planning: the data already in this run's folders agrees with the data lock (one
+    line saying so), or the run stops naming each file that does not. Not in an update, which
+    is there to accept other data."""
+    if (
+        not config["data_lock"]
+        or config.get("update_lock")
+        or not workflow.is_main_process
+    ):
+        return
+    agree, problems = check_local_data(config, DATA_META)
+    if problems:
+        stop(" ".join(problems))
+    if agree:
+        print(
+            f"Data lock {config['data_lock']}: the {agree} downloaded data file(s) of this run "
+            "that it records agree with it",
+            file=sys.stderr,
+        )
+
+
+check_data_lock()

@@ -32,6 +32,11 @@ def pseudo_test_tasks():
     return [task for task in evaluated_tasks() if task_config(task).get("pseudo_test")]
 
 
+def all_downloads():
+    """Every download of the run, the target of an update of its data lock (update_lock)."""
+    return [data_path(task, lang, split) for task, lang, split in run_downloads(config)]
+
+
 def all_tables():
     formats = ("csv", "md", "tex", "html")
     tables = [

@@ -1,7 +1,10 @@
 """Rules download and translate: one task x language x split from its source into canonical
 JSON Lines (translate, for a split translated by a model: from the original split's file, with
-the translation model)."""
+the translation model). A download is held to the run's data lock (mte.hub.lock)."""
 
+from pathlib import Path
+
+from mte.hub.lock import check_download, entry_of
 from mte.io import sha256_file, write_json, write_jsonl
 from mte.modelling.translation import translate_file
 from mte.registry import get_task
@@ -23,6 +26,21 @@ with rule_logging(snakemake) as log:
         examples, origin = materialize(task, params.source, wc.lang, wc.split)
     count = write_jsonl(snakemake.output.data, examples)
     origin.update(count=count, sha256_jsonl=sha256_file(snakemake.output.data))
+    if not snakemake.input.get("original"):
+        try:
+            state = check_download(
+                params.lock["path"],
+                wc.task,
+                params.lock["source"],
+                f"{wc.lang}/{wc.split}",
+                entry_of(origin),
+                snakemake.output.data,
+                accept=bool(snakemake.config.get("update_lock")),
+            )
+        except Exception:
+            Path(snakemake.output.data).unlink(missing_ok=True)  # keep nothing
+            raise
+        origin["lock"] = {"file": params.lock["path"], "state": state}
     write_json(snakemake.output.meta, origin)
     log.info("%d examples from %s", count, origin)
     line, warnings = read_notes(origin, wc.lang, wc.split)

@@ -3,6 +3,7 @@ digest of exactly the config values that change them), and a run's folder name."
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -44,8 +45,7 @@ def source_record(task_name: str, config: dict[str, Any]) -> dict[str, Any]:
     record: dict[str, Any] = {}
     if task_cfg["source"] == "hub":
         record["hub"] = [
-            [repo.id, task_cfg.get("revision") or repo.revision, repo.status, repo.files]
-            + ([repo.export_revision] if repo.status in ("script", "unsettled") else [])
+            [repo.id, task_cfg.get("revision") or repo.read_revision, repo.status, repo.files]
             for repo in task.hub_repos
         ]
     elif task_cfg["source"] == "release" and task.release is not None:
@@ -56,11 +56,62 @@ def source_record(task_name: str, config: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
+def data_lock_path(
+    config: dict[str, Any], configfiles: list[str], default_config: str | Path
+) -> str | None:
+    """The run's data lock (mte.hub.lock), relative to the working directory as every other
+    input is: the config's ``data_lock`` file; none where it is false; by default beside the
+    run's config file, its suffix ``.lock`` (config/xtreme.lock for config/xtreme.yaml; the
+    first file where an overlay follows; ``default_config``'s without one)."""
+    import os
+
+    chosen = config.get("data_lock")
+    if chosen is False:
+        return None
+    if not chosen:
+        chosen = Path(configfiles[0] if configfiles else default_config).with_suffix(".lock")
+    return os.path.relpath(chosen)
+
+
+def _lock_of(config: dict[str, Any]) -> dict[str, Any]:
+    """The run's data lock as the config names it (``data_lock``, set to its path by the
+    workflow), read once per version of the file."""
+    from mte.hub.lock import empty_lock
+
+    path = config.get("data_lock")
+    if not path or not Path(path).is_file():
+        return empty_lock()
+    stat = Path(path).stat()
+    return _read_lock(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=4)
+def _read_lock(path: str, mtime_ns: int, size: int) -> dict[str, Any]:
+    from mte.hub.lock import read_lock
+
+    return read_lock(path)
+
+
 def data_key(task_name: str, config: dict[str, Any]) -> str:
-    """The folder of a task's data under resources/data/{task}/: ``demo`` as shipped, else the
-    source and a digest of what decides the content (``files-1a2b3c4d``, ``hub-...``: the
-    config's keys and what the source pins, its commits or checksums), so that the demo's
-    XNLI, the hub's and a folder's never share a file, and a new pin is new data."""
+    """The folder of a task's data under resources/data/{task}/: its :func:`source_key`, and,
+    once an update of the run's data lock accepted other bytes for the task, a digest of the
+    two (a first download only records, so it never renames what it made)."""
+    from mte.hub.lock import accepted_digest
+
+    source = source_key(task_name, config)
+    accepted = accepted_digest(_lock_of(config), task_name, source)
+    if not accepted:
+        return source
+    kind = config["tasks"][task_name]["source"]
+    return f"{kind}-{_digest({'source': source, 'accepted': accepted})}"
+
+
+def source_key(task_name: str, config: dict[str, Any]) -> str:
+    """What the config names of a task's data: ``demo`` as shipped, else the source and a
+    digest of what decides the content (``files-1a2b3c4d``, ``hub-...``: the config's keys and
+    what the source pins, its commits or checksums), so that the demo's XNLI, the hub's and a
+    folder's never share a file, and a new pin is new data. The data lock's records of the
+    task are kept under it."""
     params = data_params(task_name, config)
     record = source_record(task_name, config)
     source = params["source"]

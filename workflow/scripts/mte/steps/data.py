@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from mte.errors import ConfigError
-from mte.hub.datasets import load_from_repo, offline_hint
+from mte.hub.datasets import RevisionNotServedError, load_from_repo, offline_hint
 from mte.hub.network import HubUnavailableError
 from mte.io import sha256_file
 from mte.registry import family_of
@@ -222,17 +222,20 @@ def materialize(
         try:
             dataset, read = load_from_repo(
                 repo, config_name, task.hub_splits[split], task_cfg.get("revision"),
-                offline_hint(key),
+                offline_hint(key), key=key,
             )  # fmt: skip
+        except RevisionNotServedError:
+            raise  # its line names the task's key already
         except HubUnavailableError as err:
             # the task's key first: which of a config's tasks to point at local files
             raise HubUnavailableError(f"{key}: {err}") from err
         name = f"{hub_id} {config_name}"
-        examples = family_of(task).read_hub(task, dataset, name, language)
+        examples, noted = family_of(task).read_hub_noted(task, dataset, name, language)
         origin = {
             "source": "hub",
             **read,
             "fingerprint": getattr(dataset, "_fingerprint", None),
+            **noted,
         }
     else:
         raise ConfigError(f"tasks.{task.name}.source", f"unknown source '{source}'")
@@ -264,9 +267,15 @@ def read_notes(origin: dict[str, Any], language: str, split: str) -> tuple[str, 
     """What a download job says of what it read: the console line's note (the source, and
     what is worth a look) and the warnings for its log."""
     notes, warnings = [origin.get("source", "files")], []
-    if origin.get("fallback"):
-        # the hub loader logged the line itself; the console's line says which route was read
-        notes.append(f"{origin['id']}'s parquet export: the repository holds a loading script")
+    if origin.get("lock", {}).get("state") == "accepted":
+        notes.append("other bytes than the data lock's: accepted (update_lock)")
+    if origin.get("unlabelled"):
+        done = origin["unlabelled"]
+        notes.append(f"{done['count']} row(s) without a label: {done['handled']}")
+        warnings.append(
+            f"{done['count']} row(s) of {split} have no label the task knows (the hub's -1): "
+            f"{done['handled']}"
+        )
     if origin.get("not_read"):
         names = ", ".join(Path(name).name for name in origin["not_read"])
         notes.append(f"not read beside it: {names}")

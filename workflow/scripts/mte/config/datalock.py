@@ -1,0 +1,97 @@
+"""The run's data lock at the level of a whole config: which downloads a run reads, whether the
+data already in its folders agrees with the lock, and what the end of a run writes into it.
+The lock file itself (its entries, the comparison, the merge) is mte.hub.lock's."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from mte.config.keys import data_key, source_key
+from mte.config.queries import needed_splits
+from mte.hub.lock import (
+    differences,
+    entry_of,
+    merge_task,
+    read_lock,
+    task_record,
+    write_lock,
+)
+from mte.io import read_json
+from mte.tasks.spec import TRANSLATED_SPLITS
+
+
+def run_downloads(config: dict[str, Any]) -> Iterator[tuple[str, str, str]]:
+    """(task, language, split) of every download a run of ``config`` reads (the translated
+    splits are made, not downloaded: they are not locked)."""
+    for task in config["tasks"]:
+        pairs = dict.fromkeys(needed_splits(task, config))
+        for language, split in pairs:
+            if split not in TRANSLATED_SPLITS:
+                yield task, language, split
+
+
+def _meta(template: str, task: str, key: str, language: str, split: str) -> Path:
+    return Path(template.format(task=task, data=key, lang=language, split=split))
+
+
+def check_local_data(config: dict[str, Any], template: str) -> tuple[int, list[str]]:
+    """Hold the data already downloaded into the run's folders (``template``: the data
+    record's path, with {task}, {data}, {lang}, {split}) to the lock: the number that agree
+    with an entry, and one line for each that does not (a lock pulled from a teammate whose
+    data differs from what this checkout downloaded before it)."""
+    path = config.get("data_lock")
+    lock = read_lock(path)
+    agree, problems = 0, []
+    for task, language, split in run_downloads(config):
+        record = task_record(lock, task, source_key(task, config))
+        locked = (record or {}).get("splits", {}).get(f"{language}/{split}")
+        meta = _meta(template, task, data_key(task, config), language, split)
+        if locked is None or not meta.is_file():
+            continue
+        changed = differences(locked, entry_of(read_json(meta)))
+        if not changed:
+            agree += 1
+            continue
+        problems.append(
+            f"{meta.parent}/{split}.jsonl holds other data than the data lock {path} records for "
+            f"{task} {language}/{split}: {'; '.join(changed)}. Remove {meta.parent.parent} to "
+            "download it again (held to the lock), or accept what a fresh download reads with "
+            "make update-lock CONFIG=<config>"
+        )
+    return agree, problems
+
+
+def record_downloads(
+    config: dict[str, Any], template: str, config_name: str, accept: bool
+) -> list[str]:
+    """At the end of a run: add each download of the run not yet in the lock; with ``accept``
+    (``update_lock``), replace entries whose bytes differ and remove the data accepted from the
+    folder named before (its key changes with the lock). Returns what changed, one line each;
+    the lock is written only where something did."""
+    path = config.get("data_lock")
+    if not path:
+        return []
+    lock = read_lock(path)
+    reads: dict[str, dict[str, dict[str, Any]]] = {}
+    metas: dict[tuple[str, str], Path] = {}
+    for task, language, split in run_downloads(config):
+        meta = _meta(template, task, data_key(task, config), language, split)
+        if meta.is_file():
+            part = f"{language}/{split}"
+            reads.setdefault(task, {})[part] = entry_of(read_json(meta))
+            metas[task, part] = meta
+    lines = []
+    for task, parts in reads.items():
+        changed = merge_task(lock, task, source_key(task, config), parts, accept)
+        lines += changed
+        for part in parts:
+            if any(line.startswith(f"{task} {part}: accepted") for line in changed):
+                # the bytes now belong to the folder the new key names: none left under the old
+                meta = metas[task, part]
+                for stale in (meta, meta.with_name(meta.name.replace(".meta.json", ".jsonl"))):
+                    stale.unlink(missing_ok=True)
+    if lines:
+        write_lock(path, lock, config_name)
+    return lines
