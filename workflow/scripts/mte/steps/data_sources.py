@@ -19,10 +19,9 @@ PAPER_CONFIGS = ("xlmr", "xtreme", "xtreme-r")
 # a release with more files than this lists its first few, then how many follow
 LISTED_FILES = 4
 ROUTES = {
-    "loads": "its configs, at the commit",
-    "files": "its parquet files by path, at the commit",
+    "loads": "its configs, at the revision read",
+    "files": "its parquet files by path, at the revision read",
     "script": f"its parquet export ({PARQUET_EXPORT}): main holds only a loading script",
-    "unsettled": "tried as it is; on a loading-script refusal, its parquet export",
 }
 
 INTRO = """# Where each benchmark's data comes from
@@ -32,16 +31,23 @@ INTRO = """# Where each benchmark's data comes from
 A task reads its data from one of four sources (`tasks.<task>.source`,
 [config/README.md](../config/README.md)):
 
-- **hub**: `datasets.load_dataset` on the Hugging Face hub, at the commit its spec pins. The
-  pinned `datasets` (5.x) refuses a repository that keeps a loading script at its root, even with
-  data files beside it: such a repository is read from its parquet export
-  (`refs/convert/parquet`, the config as `data_dir`), or, where the files sit beside the script at
-  a known commit, as those parquet files by path. Where the pages could not settle whether a
-  repository still holds a script, it is tried first, and a refusal falls back to its export with
-  one line saying so. A repository that holds only a script is named as such, apart from an
-  unreachable hub. `MTE_HUB_DIR=<folder>` reads `<folder>/<owner>/<name>` (or
-  `<owner>/<name>@<revision>`, the revision's `/` written `%2F`) instead of the hub: a copy of
-  the repository, for a machine without the network.
+- **hub**: the Hugging Face hub through `datasets`' own builders, at the full commit its spec
+  pins (the table below says where each commit was seen). The pinned `datasets` (5.x) refuses a
+  repository that keeps a loading script at its root: a repository whose data files sit beside
+  a script is read as those parquet files by path at the commit, and one that holds only a
+  script from its parquet export (`refs/convert/parquet`, the config as `data_dir`). A commit
+  the hub does not serve stops the download with one line naming the repository, the revision,
+  the task and the way out (`tasks.<task>.revision`, or `source: release`); it is never
+  replaced by `main`. `MTE_HUB_DIR=<folder>` reads a copy instead of the hub, for a machine
+  without the network: `<owner>/<name>@<revision>` (a copy at that revision, its `/` written
+  `%2F`), or `<owner>/<name>` as a `git clone` of the hub repository with the pinned commit
+  checked out (a clone without the commit: not served, as on the hub); a plain folder of that
+  name stands for a branch (`main`, the export), never for a pinned commit. PAWS-X's hub rows
+  keep the old loading script's label -1 where the release's label was missing or not 0/1:
+  they are read as XTREME's reader (`third_party/processors/pawsx.py`) reads such a line, a
+  test row labelled `0` (its reader's label for a test line without one), a training or dev row
+  left out (its reader cannot read one); the download's log and data record count them
+  (`unlabelled`), and its console line says so.
 - **release**: the authors' own files by URL, as their download scripts fetch them, downloaded
   once into `resources/releases/<task>/` (rule `fetch_release`, a progress bar per file), each
   checked against its SHA-256 and renamed into place only when whole; archives extracted (only
@@ -56,12 +62,48 @@ A task reads its data from one of four sources (`tasks.<task>.source`,
 
 Every data record (`resources/data/<task>/<data>/<lang>/<split>.meta.json`, and each score's
 provenance) names what was read: the repository, the revision asked for and the commit it
-resolved to, the route; or the files with their SHA-256 and the release's URLs. The data folder's
-name holds a digest of the source's pins (commits, checksums), so a new pin is new data.
+resolved to, the route, each data file read with its digest; or the files with their SHA-256
+and the release's URLs. The data folder's name holds a digest of the source's pins (commits,
+checksums), so a new pin is new data.
 
-The hub's pages were read on 2026-12-03 through a search of stored pages (the hub itself cannot
-be reached from where this project is written); "the page read" is the page each verdict rests
-on.
+## The data lock
+
+A pin names what to read; the lock says what was read, and holds every later download to it.
+Each run config has one lock file beside it, `config/<name>.lock` for `config/<name>.yaml`
+(`config/config.lock` for the demo; the config's `data_lock` names another file, or `false`
+for none). The end of a run that ran jobs records, per task x language x split, the commit a hub
+revision resolved to, the digest of each file read (the hub's LFS SHA-256, or its git blob id for
+a file kept in git; a local or released file's SHA-256) and the SHA-256 and count of the
+canonical examples file the download wrote, under the task's data folder name. It is YAML with
+sorted keys, written by the workflow: commit it with the config, and a teammate's run reads the
+same bytes or is told it does not.
+
+- **A later download of the same source and pins that reads other bytes stops**, naming the
+  file, both SHA-256 sums (examples and each file read) and the commits, and keeps nothing. A
+  branch that moved, a parquet export regenerated, a file replaced under a tag or a local file
+  edited all land here. A run also checks, before planning, that the data already in its
+  folders agrees with the lock (one line saying how many files agree, or a stop naming each that
+  does not).
+- **`make update-lock CONFIG=config/<name>.yaml`** (`snakemake --config update_lock=true`)
+  accepts other bytes on purpose: its target is every download of the run and nothing else,
+  and the end of it rewrites the lock and says what changed, one line per file with both sums.
+  The task's accepted data then has a digest of its own in the lock, which enters the task's
+  data key: the next run downloads it again into the new folder and reruns that task's jobs,
+  and only that task's; results made from the old data keep their folders. To look again at
+  a source that may have moved, remove its data folder (`resources/data/<task>/`) and run.
+- **A first download only records**: it never renames what it made, so writing the lock plans
+  nothing new. A config that changes a task's pins names a new data folder and its entries
+  replace the old ones.
+- **The parquet export** (`refs/convert/parquet`) of a repository that holds only a loading
+  script is read at the branch, not at one of its commits: the hub's converter squashes that
+  branch's history after each conversion, so an export commit pinned today may not resolve
+  later. Its resolved commit is recorded, and its identity is the lock's.
+
+MTEB and the hub's own clients stop at the pin; the lock checks the bytes.
+
+The hub's pages and the public code that pins these repositories were read on 2026-12-05
+through a search of stored pages and code (the hub itself cannot be reached from where this
+project is written); "the page read" is the page each verdict rests on.
 """
 
 
@@ -81,28 +123,37 @@ def hub_table() -> list[str]:
     lines = [
         "## Hub repositories",
         "",
-        "| repository | commit read | read as | the page read: what it shows | tasks |",
-        "|---|---|---|---|---|",
+        "| repository | revision read | read as | where the commit was seen | the page read: what "
+        "it shows | tasks |",
+        "|---|---|---|---|---|---|",
     ]
-    pinned = 0
+    pinned, unpinned = 0, []
     for repo_id in sorted(repos, key=str.lower):
         repo = repos[repo_id]
         route = ROUTES[repo.status]
-        # what is read: the export's commit for a script-only repository
-        read = repo.export_revision if repo.status == "script" else repo.revision
-        pinned += len(read) == 40
-        if repo.status == "unsettled":
-            route += f" at {_commit(repo.export_revision)}"
+        read = repo.read_revision
+        if len(read) == 40:
+            pinned += 1
+        else:
+            unpinned.append(f"`{repo.id}`")
         page = repo.page.split("/datasets/")[-1]
         lines.append(
-            f"| `{repo.id}` | {_commit(read)} | {route} | [{page}]({repo.page}): {repo.holds} "
-            f"| {', '.join(_repo_tasks(repo))} |"
+            f"| `{repo.id}` | {_commit(read)} | {route} | {repo.seen} | [{page}]({repo.page}): "
+            f"{repo.holds} | {', '.join(_repo_tasks(repo))} |"
         )
     lines += [
         "",
-        f"{pinned} of {len(repos)} repositories are pinned to a commit read on a page; the others "
-        "name the branch no page showed in full, and each download records the commit it "
-        "resolved (the data record's `commit`).",
+        f"{pinned} of {len(repos)} repositories are pinned to a full commit seen on a page or in "
+        f"public code that pins it. {', '.join(unpinned)} are read at a branch: no page or code "
+        "read shows a commit of them (the script-only ones are read from their parquet export, "
+        "whose commits the hub squashes away after each conversion). For every repository, "
+        "pinned or not, each download records the commit it resolved (the data record's "
+        "`commit`) and the run's data lock holds the SHA-256 of what was read (below).",
+        "",
+        "None of these commits has been read from the live hub by this project: they were taken "
+        "from stored pages and public code on 2026-12-05. A commit the hub does not serve stops "
+        "the download with one line naming the repository, the revision, the task and the way "
+        "out (`tasks.<task>.revision`, or `source: release`).",
         "",
     ]
     return lines
