@@ -22,7 +22,7 @@ import pytest
 import yaml
 
 from mte.errors import MteError
-from mte.hub.datasets import RevisionNotServedError, ScriptOnlyError, load_hub_split
+from mte.hub.datasets import RevisionNotServedError, ScriptOnlyError, load_split_files
 from mte.hub.repos import PARQUET_EXPORT, HubRepo
 from mte.registry import TASKS
 from mte.specs import _hub
@@ -509,6 +509,19 @@ def test_the_hub_and_the_files_give_the_same_examples(hub_copies: Path, monkeypa
         assert strip(hub) == strip(files), task_name
 
 
+def test_google_xtreme_is_read_as_its_pinned_commit_lays_it_out(
+    hub_copies: Path, monkeypatch
+) -> None:
+    """At ec5f1f4: <config>/<split>-00000-of-00001.parquet (PAN-X.de, MLQA.de.de), read by path
+    at the pinned commit, the loading script beside them never run."""
+    monkeypatch.setenv("MTE_HUB_DIR", str(hub_copies))
+    for task, config in (("panx", "PAN-X.de"), ("mlqa", "MLQA.de.de")):
+        _, origin = materialize(TASKS[task], {"source": "hub"}, "de", "dev")
+        assert origin["commit"] == "ec5f1f46e9af79639a90684a7a70a956c4998f04"
+        assert list(origin["files_read"]) == [f"{config}/validation-00000-of-00001.parquet"]
+        assert origin["route"] == "parquet files"
+
+
 def test_sib200_reads_dev_tsv_as_its_validation_split(hub_copies: Path, monkeypatch) -> None:
     """The pinned layout: data/eng_Latn/dev.tsv is the split the configs block names
     validation; every row of the authors' file, its index_id as the id."""
@@ -678,7 +691,7 @@ def test_a_script_only_repository_names_itself_datasets_and_the_way_out(
 ) -> None:
     monkeypatch.setenv("MTE_HUB_DIR", str(hub_copies))
     with pytest.raises(ScriptOnlyError) as caught:
-        load_hub_split("eriktks/conll2003", "conll2003", "validation", revision="main")
+        load_split_files("eriktks/conll2003", "conll2003", "validation", revision="main")
     message = str(caught.value)
     assert "eriktks/conll2003 at main holds a loading script (conll2003.py)" in message
     assert f"datasets {datasets.__version__} no longer runs" in message

@@ -154,7 +154,7 @@ def test_offline_switches(monkeypatch, variables: dict[str, str], offline: bool)
 def test_a_dataset_without_network_fails_fast_and_says_how_to_use_local_files(
     monkeypatch,
 ) -> None:
-    from mte.hub.datasets import load_hub_split
+    from mte.hub.datasets import load_split_files
 
     for name in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE"):
         monkeypatch.delenv(name, raising=False)
@@ -162,7 +162,7 @@ def test_a_dataset_without_network_fails_fast_and_says_how_to_use_local_files(
     waits: list[float] = []
     monkeypatch.setattr(mte.hub.network.time, "sleep", waits.append)
     with pytest.raises(HubUnavailableError) as caught:
-        load_hub_split("facebook/xnli", "de", "validation")
+        load_split_files("facebook/xnli", "de", "validation")
     assert waits == [1.0, 2.0]  # the reachability check's tries, nothing else
     assert "give the task (source: files, path:) a local copy" in str(caught.value)
 

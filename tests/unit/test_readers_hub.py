@@ -79,8 +79,8 @@ def test_unknown_label_name_is_an_error(tmp_path: Path) -> None:
 def test_offline_hub_says_how_to_use_local_files() -> None:
     # datasets reads HF_DATASETS_OFFLINE when it is imported: a fresh process, as a rule job is
     code = (
-        "from mte.hub.datasets import load_hub_split\n"
-        "load_hub_split('facebook/xnli', 'de', 'validation')\n"
+        "from mte.hub.datasets import load_split_files\n"
+        "load_split_files('facebook/xnli', 'de', 'validation')\n"
     )
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)

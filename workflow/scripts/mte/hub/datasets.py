@@ -148,21 +148,6 @@ def script_only_message(repo_id: str, revision: str | None, found: str) -> str:
     )
 
 
-def load_hub_split(
-    hub_id: str,
-    config_name: str | None,
-    split: str,
-    revision: str | None = None,
-    data_dir: str | None = None,
-    data_files: str | None = None,
-    hint: str = HINT,
-) -> Any:
-    """``datasets.load_dataset`` for one config and split, with an actionable error (see
-    :func:`load_split_files`, which also names the files read)."""
-    dataset, _ = load_split_files(hub_id, config_name, split, revision, data_dir, data_files, hint)
-    return dataset
-
-
 def load_split_files(
     hub_id: str,
     config_name: str | None,
