@@ -23,7 +23,9 @@ import yaml
 
 from mte.errors import MteError
 from mte.hub.datasets import RevisionNotServedError, ScriptOnlyError, load_split_files
+from mte.hub.lock import DataLockError, check_download, entry_of, merge_task, read_lock, write_lock
 from mte.hub.repos import PARQUET_EXPORT, HubRepo
+from mte.io import sha256_file, write_jsonl
 from mte.registry import TASKS
 from mte.specs import _hub
 from mte.steps.data import materialize, read_notes
@@ -705,3 +707,46 @@ def test_a_missing_copy_names_the_folder(tmp_path: Path, monkeypatch) -> None:
         MteError, match=r"holds no copy of it at 51adfef.* \(looked for .*google/xquad"
     ):
         materialize(TASKS["xquad"], {"source": "hub"}, "de", "test")
+
+
+def _download(task: str, language: str, split: str, folder: Path) -> dict:
+    """What the download step records of one hub read: its data record, with the canonical
+    examples written and summed as download.py sums them."""
+    examples, origin = materialize(TASKS[task], {"source": "hub"}, language, split)
+    written = folder / f"{language}-{split}.jsonl"
+    origin["count"] = write_jsonl(written, examples)
+    origin["sha256_jsonl"] = sha256_file(written)
+    return origin
+
+
+def test_a_hub_file_changed_under_the_same_pin_is_refused_with_both_sums(
+    hub_copies: Path, tmp_path: Path, monkeypatch
+) -> None:
+    """XNLI de at its pinned commit, locked; the copy's parquet then holds one other label
+    under the same commit: the next download is refused, naming the file's two SHA-256 sums
+    and the examples' two."""
+    root = tmp_path / "hub"
+    shutil.copytree(hub_copies / "facebook", root / "facebook")
+    monkeypatch.setenv("MTE_HUB_DIR", str(root))
+    first = entry_of(_download("xnli", "de", "dev", tmp_path))
+    lock = read_lock(None)
+    merge_task(lock, "xnli", "hub-pinned", {"de/dev": first}, accept=False)
+    write_lock(tmp_path / "run.lock", lock, "run.yaml")
+    parquet = _at(root, RECORDS["facebook/xnli"]) / "de/validation-00000-of-00001.parquet"
+    table = datasets.Dataset.from_parquet(str(parquet))
+    labels = table["label"]
+    table = table.remove_columns("label").add_column("label", [(labels[0] + 1) % 3, *labels[1:]])
+    table = table.cast_column("label", datasets.ClassLabel(names=["entailment", "neutral",
+                                                                   "contradiction"]))  # fmt: skip
+    table.to_parquet(str(parquet))
+    second = entry_of(_download("xnli", "de", "dev", tmp_path))
+    assert second["commit"] == first["commit"] == RECORDS["facebook/xnli"].revision
+    with pytest.raises(DataLockError) as caught:
+        check_download(
+            str(tmp_path / "run.lock"), "xnli", "hub-pinned", "de/dev", second, "de/dev.jsonl",
+            accept=False,
+        )  # fmt: skip
+    message = str(caught.value)
+    path = "de/validation-00000-of-00001.parquet"
+    assert f"file {path}: {second['files'][path]}, the lock has {first['files'][path]}" in message
+    assert second["examples"]["sha256"] in message and first["examples"]["sha256"] in message

@@ -188,9 +188,14 @@ def load_split_files(
         if not local:
             kwargs["revision"] = revision
 
+    # a local copy's files can change under the same path and revision, which datasets' cache
+    # does not always see: prepared afresh, so that what is read is what the copy holds (a
+    # hub read is cached by the commit it resolved, which cannot change)
+    mode = datasets.DownloadMode.FORCE_REDOWNLOAD if local else None
+
     def load() -> tuple[Any, list[str]]:
         builder = datasets.load_dataset_builder(path, name, **kwargs)
-        builder.download_and_prepare(verification_mode="all_checks")
+        builder.download_and_prepare(verification_mode="all_checks", download_mode=mode)
         files = [str(f) for f in (builder.config.data_files or {}).get(split, [])]
         return builder.as_dataset(split=split), files
 
