@@ -32,6 +32,7 @@ TRAINING_PLOT = f"{RUN_DIR}/training.png"
 TRAINING_PLOT_PER_LANGUAGE = f"{RUN_DIR}/training/{{lang}}.png"
 # XTREME's pseudo test analysis: the same, on the machine-translated English test set
 PSEUDO_TEST_PREDICTIONS = f"{RUN_DIR}/pseudo-test/predictions/{{lang}}.jsonl"
+PSEUDO_TEST_MACHINE = f"{RUN_DIR}/pseudo-test/predictions/{{lang}}.machine.json"
 PSEUDO_TEST_SCORES = f"{RUN_DIR}/pseudo-test/scores/{{lang}}.json"
 # a run's tables and figures: results/runs/{run}/
 TABLE = "results/runs/{run}/tables/{name}.{ext}"

@@ -6,6 +6,7 @@ use rule predict as predict_pseudo_test with:
         features=get_pseudo_test_features,
     output:
         PSEUDO_TEST_PREDICTIONS,
+        machine=PSEUDO_TEST_MACHINE,
     log:
         log_path("predict", PSEUDO_TEST_JOB),
     benchmark:
@@ -17,6 +18,7 @@ use rule predict as predict_pseudo_test with:
 use rule score as score_pseudo_test with:
     input:
         predictions=PSEUDO_TEST_PREDICTIONS,
+        machine=PSEUDO_TEST_MACHINE,
         gold=get_pseudo_test_gold,
         base_model=MODEL,
         model=get_finetuned_model,
