@@ -28,6 +28,13 @@ SCHEMA = Path(__file__).resolve().parents[2] / "config" / "schema.yaml"
 TEMPLATE = "resources/data/{task}/{data}/{lang}/{split}.meta.json"
 
 
+def _meta_of(config: dict):
+    """The workflow's data_meta: a download's data record, in the task's data folder."""
+    return lambda task, lang, split: TEMPLATE.format(
+        task=task, data=data_key(task, config), lang=lang, split=split
+    )
+
+
 def _meta(examples: list[dict], path: Path, **origin) -> dict:
     """A download's data record, as download.py writes it beside its examples."""
     data = path.with_name(path.name.replace(".meta.json", ".jsonl"))
@@ -111,15 +118,19 @@ def test_a_digest_the_hub_did_not_give_is_not_compared(tmp_path: Path) -> None:
 
 def test_an_accepted_update_records_its_digest_and_says_what_changed() -> None:
     lock = read_lock(None)
-    first = merge_task(lock, "xnli", "hub-1", {"de/test": _entry("a" * 64)}, accept=False)
+    first, _ = merge_task(lock, "xnli", "hub-1", {"de/test": _entry("a" * 64)}, accept=False)
     assert first == ["xnli: 1 download(s) recorded"]
     # a first record never renames a data folder
     assert accepted_digest(lock, "xnli", "hub-1") is None
     # without accept, other bytes leave the lock as it is
     before = copy.deepcopy(lock)
-    assert merge_task(lock, "xnli", "hub-1", {"de/test": _entry("b" * 64)}, accept=False) == []
+    assert merge_task(lock, "xnli", "hub-1", {"de/test": _entry("b" * 64)}, accept=False) == (
+        [],
+        [],
+    )
     assert lock == before
-    lines = merge_task(lock, "xnli", "hub-1", {"de/test": _entry("b" * 64)}, accept=True)
+    lines, accepted = merge_task(lock, "xnli", "hub-1", {"de/test": _entry("b" * 64)}, True)
+    assert accepted == ["de/test"]
     assert lines[0].startswith(f"xnli de/test: accepted: examples: sha256 {'b' * 64}")
     assert f"the lock has {'a' * 64}" in lines[0]
     digest = accepted_digest(lock, "xnli", "hub-1")
@@ -179,7 +190,7 @@ def test_an_accepted_update_changes_the_data_key_and_a_first_record_does_not(
     for split in ("train", "dev", "test"):
         meta = Path(TEMPLATE.format(task="pawsx", data=source, lang="en", split=split))
         metas[split] = _meta(EXAMPLES, meta)
-    lines = record_downloads(config, TEMPLATE, "run.yaml", accept=False)
+    lines = record_downloads(config, _meta_of(config), "run.yaml", accept=False)
     assert lines == ["pawsx: 3 download(s) recorded"]
     written = yaml.safe_load(lock_path.read_text(encoding="utf-8"))
     assert written["tasks"]["pawsx"]["source"] == source
@@ -187,16 +198,16 @@ def test_an_accepted_update_changes_the_data_key_and_a_first_record_does_not(
     assert lock_path.read_text(encoding="utf-8").startswith("# The data lock of run.yaml")
     # recorded only: the key is what it was, and the data in its folder agrees
     assert data_key("pawsx", config) == source
-    assert check_local_data(config, TEMPLATE) == (3, [])
+    assert check_local_data(config, _meta_of(config)) == (3, [])
     # nothing new: the lock is not written again
-    assert record_downloads(config, TEMPLATE, "run.yaml", accept=False) == []
+    assert record_downloads(config, _meta_of(config), "run.yaml", accept=False) == []
     # the test split downloaded again with other bytes, accepted on purpose
     test_meta = Path(TEMPLATE.format(task="pawsx", data=source, lang="en", split="test"))
     _meta([{**EXAMPLES[0], "label": "contradiction"}], test_meta)
-    agree, problems = check_local_data(config, TEMPLATE)
+    agree, problems = check_local_data(config, _meta_of(config))
     assert agree == 2 and len(problems) == 1
     assert "en/test.jsonl holds other data than the data lock" in problems[0]
-    lines = record_downloads(config, TEMPLATE, "run.yaml", accept=True)
+    lines = record_downloads(config, _meta_of(config), "run.yaml", accept=True)
     assert lines[0].startswith("pawsx en/test: accepted: examples: sha256")
     renamed = data_key("pawsx", config)
     assert renamed != source and renamed.startswith("files-")

@@ -137,7 +137,7 @@ def stop_on_awaited_steps():
 
 def stop_on_update_beyond_downloads():
     """``update_lock`` accepts new bytes under the folder named before; the jobs after a
-    download would run on them there. An update runs the downloads only (--until download).
+    download would run on them there. An update runs the downloads only (its default target).
     """
     if not config.get("update_lock"):
         return
@@ -164,7 +164,7 @@ def record_data_lock():
     if not workflow.is_main_process:
         return
     accept = bool(config.get("update_lock"))
-    for line in record_downloads(config, DATA_META, CONFIG_NAME, accept):
+    for line in record_downloads(config, data_meta, CONFIG_NAME, accept):
         print(f"Data lock {config['data_lock']}: {line}", file=sys.stderr)
 
 

@@ -449,7 +449,7 @@ def check_data_lock():
         or not workflow.is_main_process
     ):
         return
-    agree, problems = check_local_data(config, DATA_META)
+    agree, problems = check_local_data(config, data_meta)
     if problems:
         stop(" ".join(problems))
     if agree:

@@ -4,11 +4,11 @@ The lock file itself (its entries, the comparison, the merge) is mte.hub.lock's.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from mte.config.keys import data_key, source_key
+from mte.config.keys import source_key
 from mte.config.queries import needed_splits
 from mte.hub.lock import (
     differences,
@@ -32,23 +32,24 @@ def run_downloads(config: dict[str, Any]) -> Iterator[tuple[str, str, str]]:
                 yield task, language, split
 
 
-def _meta(template: str, task: str, key: str, language: str, split: str) -> Path:
-    return Path(template.format(task=task, data=key, lang=language, split=split))
-
-
-def check_local_data(config: dict[str, Any], template: str) -> tuple[int, list[str]]:
-    """Hold the data already downloaded into the run's folders (``template``: the data
-    record's path, with {task}, {data}, {lang}, {split}) to the lock: the number that agree
+def check_local_data(
+    config: dict[str, Any], meta_of: Callable[[str, str, str], str]
+) -> tuple[int, list[str]]:
+    """Hold the data already downloaded into the run's folders (``meta_of(task, lang, split)``:
+    the data record's path, the workflow's ``data_meta``) to the lock: the number that agree
     with an entry, and one line for each that does not (a lock pulled from a teammate whose
-    data differs from what this checkout downloaded before it)."""
+    data differs from what this checkout downloaded before it). Tasks the lock does not record
+    are passed over without a look at their files."""
     path = config.get("data_lock")
     lock = read_lock(path)
+    records = {task: task_record(lock, task, source_key(task, config)) for task in lock["tasks"]}
     agree, problems = 0, []
     for task, language, split in run_downloads(config):
-        record = task_record(lock, task, source_key(task, config))
-        locked = (record or {}).get("splits", {}).get(f"{language}/{split}")
-        meta = _meta(template, task, data_key(task, config), language, split)
-        if locked is None or not meta.is_file():
+        locked = (records.get(task) or {}).get("splits", {}).get(f"{language}/{split}")
+        if locked is None:
+            continue
+        meta = Path(meta_of(task, language, split))
+        if not meta.is_file():
             continue
         changed = differences(locked, entry_of(read_json(meta)))
         if not changed:
@@ -64,7 +65,7 @@ def check_local_data(config: dict[str, Any], template: str) -> tuple[int, list[s
 
 
 def record_downloads(
-    config: dict[str, Any], template: str, config_name: str, accept: bool
+    config: dict[str, Any], meta_of: Callable[[str, str, str], str], config_name: str, accept: bool
 ) -> list[str]:
     """At the end of a run: add each download of the run not yet in the lock; with ``accept``
     (``update_lock``), replace entries whose bytes differ and remove the data accepted from the
@@ -77,21 +78,20 @@ def record_downloads(
     reads: dict[str, dict[str, dict[str, Any]]] = {}
     metas: dict[tuple[str, str], Path] = {}
     for task, language, split in run_downloads(config):
-        meta = _meta(template, task, data_key(task, config), language, split)
+        meta = Path(meta_of(task, language, split))
         if meta.is_file():
             part = f"{language}/{split}"
             reads.setdefault(task, {})[part] = entry_of(read_json(meta))
             metas[task, part] = meta
     lines = []
     for task, parts in reads.items():
-        changed = merge_task(lock, task, source_key(task, config), parts, accept)
+        changed, accepted = merge_task(lock, task, source_key(task, config), parts, accept)
         lines += changed
-        for part in parts:
-            if any(line.startswith(f"{task} {part}: accepted") for line in changed):
-                # the bytes now belong to the folder the new key names: none left under the old
-                meta = metas[task, part]
-                for stale in (meta, meta.with_name(meta.name.replace(".meta.json", ".jsonl"))):
-                    stale.unlink(missing_ok=True)
+        for part in accepted:
+            # the bytes now belong to the folder the new key names: none left under the old
+            meta = metas[task, part]
+            meta.unlink(missing_ok=True)
+            meta.with_name(f"{part.split('/')[1]}.jsonl").unlink(missing_ok=True)
     if lines:
         write_lock(path, lock, config_name)
     return lines

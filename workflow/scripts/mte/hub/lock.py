@@ -163,25 +163,27 @@ def check_download(
 
 def merge_task(
     lock: dict[str, Any], task: str, source: str, reads: dict[str, dict[str, Any]], accept: bool
-) -> list[str]:
+) -> tuple[list[str], list[str]]:
     """Add the downloads ``reads`` (``<lang>/<split>`` -> entry) of ``task`` to ``lock``: a
     part without an entry is recorded; a part whose bytes differ replaces its entry only with
     ``accept``, and then the task's accepted digest changes (its data key with it). Returns one
-    line per change of what the lock holds (recorded parts are counted, not listed)."""
+    line per change of what the lock holds (recorded parts are counted, not listed), and the
+    parts accepted."""
     record = task_record(lock, task, source)
     if record is None:
         record = {"source": source, "accepted": None, "splits": {}}
         lock["tasks"][task] = record
-    lines, recorded = [], 0
+    lines, recorded, accepted = [], 0, []
     for part, read in sorted(reads.items()):
         locked = record["splits"].get(part)
         if locked is None:
             record["splits"][part] = read
             recorded += 1
-        elif differences(locked, read) and accept:
+        elif accept and (changed := differences(locked, read)):
             record["splits"][part] = read
-            lines.append(f"{task} {part}: accepted: {'; '.join(differences(locked, read))}")
-    if lines:
+            accepted.append(part)
+            lines.append(f"{task} {part}: accepted: {'; '.join(changed)}")
+    if accepted:
         before = (record.get("accepted") or {}).get("digest")
         record["accepted"] = {
             "digest": _digest(record["splits"]),
@@ -195,4 +197,4 @@ def merge_task(
         )
     if recorded:
         lines.insert(0, f"{task}: {recorded} download(s) recorded")
-    return lines
+    return lines, accepted
