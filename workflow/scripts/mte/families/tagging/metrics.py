@@ -100,24 +100,44 @@ def token_f1(gold: Sequence[Sequence[str]], predicted: Sequence[Sequence[str]]) 
     return statistics.value("f1", statistics.rows(gold, predicted))
 
 
+def seqeval_2020_chunks(sentences: Sequence[Sequence[str]]) -> set[tuple[str, int, int]]:
+    """The chunks ``(type, first, last)`` that seqeval 0.0.12's ``get_entities`` takes from a
+    list of sentences: joined with an ``O`` after each, a tag's first character its prefix and
+    the tag up to its last ``-`` cut off its type (``NOUN`` a chunk ``N`` of type ``NOUN``,
+    ``B-PER`` one ``B`` of type ``PER``), conlleval's ends and starts.
+
+    Why 0.0.12: it was seqeval's release from June 2019 until 30 September 2020, so XTREME's
+    runs of 2020 and the values its evaluate_test.py asserts for UD-POS come from it. Its
+    0.0.16 and later (1.2.2 today) type a tag without ``-`` by what follows its first
+    character: ``CCONJ`` and ``SCONJ`` both ``CONJ``, and ``X`` by ``_`` as ``O``, so that an
+    ``X`` chunk runs on through the sentence's end (docs/submission.md measures the
+    difference)."""
+    chunks = set()
+    prev, prev_kind, begin = "O", "", 0
+    joined = [tag for sentence in sentences for tag in [*sentence, "O"]]
+    for position, tag in enumerate([*joined, "O"]):
+        current, kind = tag[0], tag.split("-")[-1]
+        if _chunk_ends(prev, prev_kind, current, kind):
+            chunks.add((prev_kind, begin, position - 1))
+        if _chunk_starts(prev, prev_kind, current, kind):
+            begin = position
+        prev, prev_kind = current, kind
+    return chunks
+
+
 class PosCounts(SufficientStatistics):
     """Per sentence: correct tokens, tokens, and the chunks right, predicted and gold of
-    seqeval's F1 over POS tags (the metric of XTREME's POS table: its run_tag.py calls
-    seqeval's default ``f1_score``, which reads a tag's first letter as a chunk prefix and the
-    rest as its type, ``NOUN`` a chunk ``N``-``OUN``).
+    seqeval's F1 over POS tags (the metric of XTREME's POS table: its run_tag.py and
+    evaluate.py call seqeval's default ``f1_score``, which reads a tag's first letter as a chunk
+    prefix), with the chunks of seqeval 0.0.12, XTREME's (:func:`seqeval_2020_chunks`).
 
     seqeval joins the sentences with an ``O`` after each and takes the chunks of the whole;
     those chunks are counted here, each in the sentence where it ends, so that the sums are
-    seqeval's counts exactly (a chunk may run past a sentence's ``O``: ``X`` has the type
-    ``_``, as ``O`` has, and nothing ends it) and the bootstrap resamples sentences."""
+    seqeval's counts exactly and the bootstrap resamples sentences."""
 
     metrics = ("accuracy", "seqeval_f1")
 
     def rows(self, gold: Sequence[Sequence[str]], predicted: Sequence[Sequence[str]]) -> np.ndarray:
-        import warnings
-
-        from seqeval.metrics.sequence_labeling import get_entities
-
         same_length(gold, predicted)
         rows = np.zeros((len(gold), 5))
         sentence_of = []
@@ -126,11 +146,8 @@ class PosCounts(SufficientStatistics):
             rows[index, 0] = sum(g == p for g, p in zip(gold_tags, guess_tags, strict=True))
             rows[index, 1] = len(gold_tags)
             sentence_of += [index] * (len(gold_tags) + 1)  # its tags and the O after them
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)  # "NOUN seems not to be NE tag"
-            # seqeval joins a list of sentences with an O after each, as f1_score does
-            gold_chunks = set(get_entities([list(tags) for tags in gold]))
-            guess_chunks = set(get_entities([list(tags) for tags in predicted]))
+        gold_chunks = seqeval_2020_chunks(gold)
+        guess_chunks = seqeval_2020_chunks(predicted)
         for column, chunks in (
             (2, gold_chunks & guess_chunks),
             (3, guess_chunks),
@@ -145,6 +162,19 @@ class PosCounts(SufficientStatistics):
 
     def _seqeval_f1(self, sums: np.ndarray) -> np.ndarray:
         return _f1(_divide(sums[..., 2], sums[..., 3]), _divide(sums[..., 2], sums[..., 4]))
+
+
+class SeqevalPosCounts(PosCounts):
+    """:class:`PosCounts` read as the three figures evaluate.py prints for UD-POS: seqeval's
+    precision, recall and F1 over the tags."""
+
+    metrics = ("seqeval_precision", "seqeval_recall", "seqeval_f1")
+
+    def _seqeval_precision(self, sums: np.ndarray) -> np.ndarray:
+        return _divide(sums[..., 2], sums[..., 3])
+
+    def _seqeval_recall(self, sums: np.ndarray) -> np.ndarray:
+        return _divide(sums[..., 2], sums[..., 4])
 
 
 def tagging_statistics(task: Task) -> EntityCounts | PosCounts:
