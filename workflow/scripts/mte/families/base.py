@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
+from mte.families._leaderboard_files import SubmissionScore
 from mte.stats.align import align
 from mte.stats.metrics import SufficientStatistics, card_metrics
 from mte.tasks.spec import FamilyOptions, Task
@@ -52,6 +53,10 @@ class TaskFamily(ABC):
     # task options that decide its features besides max_length (a dual encoder's questions are
     # cut at max_query_length): they name the features' folder
     tokens_keys: ClassVar[tuple[str, ...]] = ()
+    # the suffix of its tasks' files in an XTREME or XTREME-R leaderboard submission
+    # (test-{lang}.{suffix}, as evaluate.py's get_suffix names them); None where evaluate.py
+    # reads no file of the family (GLUE's regression, LAReQA)
+    submission_suffix: ClassVar[str | None] = None
 
     @abstractmethod
     def read_files(self, task: Task, paths: list[Path], language: str, split: str) -> list[dict]:
@@ -133,6 +138,28 @@ class TaskFamily(ABC):
     @abstractmethod
     def segments(self, task: Task, example: dict[str, Any]) -> list[str]:
         """The text of one example a translation carries (BLEU compares these)."""
+
+    # --- leaderboard submissions (mte.submission): XTREME's evaluate.py's files ---
+
+    def submission_predictions(
+        self, task: Task, predictions: list[dict], gold: list[dict], score: dict
+    ) -> str:
+        """The text of one test language's prediction file, as evaluate.py reads it: the
+        predictions in the order of ``gold`` (the test file's), the choices the score file
+        ``score`` records (the first layer choice of a retrieval task, BUCC's threshold)."""
+        raise NotImplementedError(f"{task.title}: evaluate.py reads no file of this family")
+
+    def submission_labels(self, task: Task, gold: list[dict]) -> str:
+        """The text of the label file evaluate.py would score the same language against,
+        written from the gold test examples."""
+        raise NotImplementedError(f"{task.title}: evaluate.py reads no file of this family")
+
+    def score_submission(
+        self, task: Task, labels: Path, predictions: Path, language: str
+    ) -> SubmissionScore:
+        """One language's prediction file against its label file, with evaluate.py's metrics
+        (percent) and the per-example statistics behind them."""
+        raise NotImplementedError(f"{task.title}: evaluate.py reads no file of this family")
 
     # --- tables and checks ---
 

@@ -24,6 +24,8 @@ TASKS = (
         hub_configs={lang: ("google/xtreme", f"bucc18.{lang}") for lang in BUCC_LANGUAGES},
         settings=("zero-shot",),
         reference="Zweigenbaum et al. 2018 (BUCC); XTREME Table 2",
+        # evaluate.py's folder of its predictions
+        submission_folder="bucc2018",
         # XTREME's names, else the BUCC 2018 release's (sample = dev, training = test); the
         # .en and .gold siblings are read with it
         files={

@@ -24,6 +24,15 @@ SUITES = (
         layout="task_score",
         # XTREME's own task scores
         published=("xtreme", "Table 2"),
+        # its leaderboard: evaluate.py --xtreme_version xtreme, whose XTREME_GROUP2TASK
+        # (l. 118-123) averages four groups
+        submission="xtreme",
+        submission_groups=(
+            ("classification", ("pawsx", "xnli")),
+            ("tagging", ("udpos", "panx")),
+            ("qa", ("xquad", "mlqa", "tydiqa")),
+            ("retrieval", ("bucc", "tatoeba")),
+        ),
     ),
     Suite(
         name="xtreme_r",
@@ -69,5 +78,7 @@ SUITES = (
         # written for a config that runs a task XTREME has not, or takes XTREME-R's
         # languages (config/xtreme-r.yaml); not for every config with XNLI or MLQA
         opt_in_tasks=("xcopa", "mewslix", "lareqa"),
+        # evaluate.py --xtreme_version xtreme-r, averaging the groups above
+        submission="xtreme-r",
     ),
 )

@@ -110,6 +110,9 @@ class Task:
     more_languages: tuple[str, ...] = ()
     # the prompt of the in-context setting (mte.tasks.prompts; None: the task has none)
     prompt: Prompt | None = None
+    # its folder in an XTREME or XTREME-R leaderboard submission, where evaluate.py names it
+    # otherwise than the task ("bucc2018"); "" for the task's name
+    submission_folder: str = ""
 
     def hub_repo(self, repo_id: str) -> HubRepo:
         """The pinned record of a repository the task reads from the hub."""
@@ -186,6 +189,12 @@ class Suite:
     # with one of its tasks: XTREME-R's tasks are mostly XTREME's, whose configs would
     # otherwise get a partial XTREME-R table
     opt_in_tasks: tuple[str, ...] = ()
+    # the leaderboard whose submission folder the suite's tasks form (evaluate.py's
+    # --xtreme_version: "xtreme", "xtreme-r"; mte.submission), "" for none
+    submission: str = ""
+    # the groups evaluate.py averages where they are not the table's ``groups`` (XTREME's
+    # table has none; its leaderboard has four)
+    submission_groups: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def configured(self, configured_tasks) -> list[str]:
         """The suite's tasks that a config runs, in the suite's order (none where the suite

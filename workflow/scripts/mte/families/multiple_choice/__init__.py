@@ -50,6 +50,33 @@ class MultipleChoice(FineTuningFamily):
     options_type = ChoiceOptions
     has_translations = True  # translate-test: the items translated into English (data-gmt)
     translation_extension = "jsonl"
+    # XCOPA: one JSON object a line, the chosen answer its "label" (evaluate.py's read_xcopa)
+    submission_suffix = "jsonl"
+
+    def submission_predictions(self, task, predictions, gold, score) -> str:
+        from mte.families._leaderboard_files import jsonl_text
+        from mte.families.multiple_choice.scoring import check_choices
+        from mte.stats.align import align
+
+        pairs = align(predictions, gold, "the predictions", "the test file")
+        check_choices(pairs, "the predictions")
+        return jsonl_text([{"id": g["id"], "label": p["label"]} for g, p in pairs])
+
+    def submission_labels(self, task, gold) -> str:
+        from mte.families._leaderboard_files import jsonl_text
+
+        return jsonl_text([{"id": g["id"], "label": g["label"]} for g in gold])
+
+    def score_submission(self, task, labels, predictions, language):
+        from mte.families._leaderboard_files import (
+            accuracy_score,
+            read_jsonl_labels,
+            same_count,
+        )
+
+        gold, chosen = read_jsonl_labels(labels), read_jsonl_labels(predictions)
+        same_count(gold, chosen, labels, predictions, "items")
+        return accuracy_score(gold, chosen)
 
     def read_files(self, task, paths: list[Path], language: str, split: str) -> list[dict]:
         from mte.families.multiple_choice.readers import read_choice_files

@@ -48,6 +48,8 @@ class PairClassification(FineTuningFamily):
     has_translations = True
     # the prediction record's field compared with the gold label
     predicted_field = "label"
+    # XNLI's and PAWS-X's label names, one a line
+    submission_suffix = "tsv"
 
     def model_head(self, task: Task):
         from mte.families.pairs.heads import ClassificationHead
@@ -105,11 +107,32 @@ class PairClassification(FineTuningFamily):
     def segments(self, task: Task, example: dict[str, Any]) -> list[str]:
         return [example[f] for f in ("text_a", "text_b", "text") if isinstance(example.get(f), str)]
 
+    def submission_predictions(self, task, predictions, gold, score) -> str:
+        from mte.families._leaderboard_files import lines_text
+        from mte.stats.align import align
+
+        pairs = align(predictions, gold, "the predictions", "the test file")
+        self.validate(task, pairs, {"predictions": "the predictions"})
+        return lines_text([p[self.predicted_field] for _, p in pairs])
+
+    def submission_labels(self, task, gold) -> str:
+        from mte.families._leaderboard_files import lines_text
+
+        return lines_text([g["label"] for g in gold])
+
+    def score_submission(self, task, labels, predictions, language):
+        from mte.families._leaderboard_files import accuracy_score, read_values, same_count
+
+        gold, guesses = read_values(labels), read_values(predictions)
+        same_count(gold, guesses, labels, predictions, "labels")
+        return accuracy_score(gold, guesses)
+
 
 class Regression(PairClassification):
     name = "regression"
     float_labels = True
     predicted_field = "score"
+    submission_suffix = None  # GLUE's STS-B: no leaderboard of XTREME's
 
     def model_head(self, task: Task):
         from mte.families.pairs.heads import RegressionHead

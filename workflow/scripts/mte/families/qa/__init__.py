@@ -38,6 +38,8 @@ class QuestionAnswering(FineTuningFamily):
     translation_extension = "json"
     has_translations = True
     hub_configs_required = True
+    # {"question id": "answer"}; its labels SQuAD's JSON
+    submission_suffix = "json"
 
     def model_head(self, task: Task):
         from mte.families.qa.heads import QuestionAnsweringHead
@@ -79,6 +81,25 @@ class QuestionAnswering(FineTuningFamily):
             options["doc_stride"],
             options["training"],
         )
+
+    def submission_predictions(self, task, predictions, gold, score) -> str:
+        from mte.families._leaderboard_files import json_text
+        from mte.families.qa.scoring import check_answers
+        from mte.stats.align import align
+
+        pairs = align(predictions, gold, "the predictions", "the test file")
+        check_answers(pairs, "the predictions", "the test file")
+        return json_text({g["id"]: p["answer"] for g, p in pairs})
+
+    def submission_labels(self, task, gold) -> str:
+        from mte.families.qa.scoring import squad_labels
+
+        return squad_labels(gold)
+
+    def score_submission(self, task, labels, predictions, language):
+        from mte.families.qa.scoring import score_answer_files
+
+        return score_answer_files(task, labels, predictions, language)
 
     def validate(self, task, pairs: list, paths: dict) -> None:
         from mte.families.qa.scoring import check_answers

@@ -61,6 +61,24 @@ class Retrieval(RetrievingFamily):
     def segments(self, task: Task, example: dict[str, Any]) -> list[str]:
         return [example[f] for f in ("text_a", "text_b", "text") if isinstance(example.get(f), str)]
 
+    # Tatoeba: the line of the English sentence found, one a line
+    submission_suffix: ClassVar[str | None] = "tsv"
+
+    def submission_predictions(self, task, predictions, gold, score) -> str:
+        from mte.families.retrieval.submission import tatoeba_predictions
+
+        return tatoeba_predictions(predictions, gold)
+
+    def submission_labels(self, task, gold) -> str:
+        from mte.families.retrieval.submission import tatoeba_labels
+
+        return tatoeba_labels(gold)
+
+    def score_submission(self, task, labels, predictions, language):
+        from mte.families.retrieval.submission import score_index_files
+
+        return score_index_files(labels, predictions)
+
 
 class Mining(Retrieval):
     name = "mining"
@@ -111,6 +129,21 @@ class Mining(Retrieval):
     def sufficient_statistics(self, task):
         return None  # F1 at a threshold chosen on dev: no per-example decomposition
 
+    def submission_predictions(self, task, predictions, gold, score) -> str:
+        from mte.families.retrieval.submission import bucc_predictions
+
+        return bucc_predictions(predictions, score)
+
+    def submission_labels(self, task, gold) -> str:
+        from mte.families.retrieval.submission import bucc_labels
+
+        return bucc_labels(gold)
+
+    def score_submission(self, task, labels, predictions, language):
+        from mte.families.retrieval.submission import score_pair_files
+
+        return score_pair_files(labels, predictions)
+
 
 class AnswerRetrieval(Retrieval, PooledRetrievingFamily):
     """LAReQA: each language's questions search one pool of every configured language's
@@ -119,6 +152,8 @@ class AnswerRetrieval(Retrieval, PooledRetrievingFamily):
 
     name = "answer_retrieval"
     search = "retrieve_answers"
+    # evaluate.py lists no language of LAReQA: it reads no file of it
+    submission_suffix: ClassVar[str | None] = None
     # XTREME-R scores a fine-tuned dual encoder's output here: no XTREME layer of its own
     xtreme_layers: ClassVar[dict[int, int]] = {}
 
@@ -167,6 +202,23 @@ class EntityRetrieval(AnswerRetrieval):
     name = "entity_retrieval"
     search = "retrieve_entities"
     pool_file = "candidate_set_entities.jsonl"
+    # {"mention id": [20 entity ids]}
+    submission_suffix: ClassVar[str | None] = "json"
+
+    def submission_predictions(self, task, predictions, gold, score) -> str:
+        from mte.families.retrieval.submission import entity_predictions
+
+        return entity_predictions(predictions, gold)
+
+    def submission_labels(self, task, gold) -> str:
+        from mte.families.retrieval.submission import entity_labels
+
+        return entity_labels(gold)
+
+    def score_submission(self, task, labels, predictions, language):
+        from mte.families.retrieval.submission import score_entity_files
+
+        return score_entity_files(labels, predictions)
 
     def read_files(self, task, paths: list[Path], language: str, split: str) -> list[dict]:
         from mte.families.retrieval.entity_links import read_entity_links, read_mentions

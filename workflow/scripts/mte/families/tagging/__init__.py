@@ -34,6 +34,8 @@ class Tagging(FineTuningFamily):
     options_type = TaggingOptions
     unlabelled_fields = 1
     has_translations = True
+    # one tag a line, an empty line after each sentence
+    submission_suffix = "tsv"
 
     def model_head(self, task: Task):
         from mte.families.tagging.heads import TaggingHead
@@ -90,6 +92,22 @@ class Tagging(FineTuningFamily):
 
     def segments(self, task: Task, example: dict[str, Any]) -> list[str]:
         return [" ".join(example["tokens"])]
+
+    def submission_predictions(self, task, predictions, gold, score) -> str:
+        from mte.families.tagging.scoring import check_tags
+        from mte.stats.align import align
+
+        pairs = align(predictions, gold, "the predictions", "the test file")
+        check_tags(task, pairs, "the predictions", "the test file")
+        return "".join("".join(f"{tag}\n" for tag in p["tags"]) + "\n" for _, p in pairs)
+
+    def submission_labels(self, task, gold) -> str:
+        return "".join("".join(f"{tag}\n" for tag in g["tags"]) + "\n" for g in gold)
+
+    def score_submission(self, task, labels, predictions, language):
+        from mte.families.tagging.scoring import score_tag_files
+
+        return score_tag_files(task, labels, predictions)
 
     def check_spec(self, task) -> None:
         if task.options.scheme not in SCHEMES:

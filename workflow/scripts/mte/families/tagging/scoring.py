@@ -59,3 +59,31 @@ def card_tags(task: Task, pairs: list) -> tuple[list[str], list[str], str] | Non
         return None
     predicted = [tag for _, prediction in pairs for tag in prediction["tags"]]
     return predicted, [tag for gold, _ in pairs for tag in gold["tags"]], "NER"
+
+
+def score_tag_files(task: Task, labels_path: Path, predictions_path: Path):
+    """A submission's tag file against its label file (evaluate.py's ``f1``: seqeval's
+    precision, recall and F1 over the sentences, for PAN-X and UD-POS alike)."""
+    from mte.families._leaderboard_files import SubmissionScore, read_tagged, same_count
+    from mte.families.tagging.metrics import EntityCounts, SeqevalPosCounts
+
+    gold, predicted = read_tagged(labels_path), read_tagged(predictions_path)
+    same_count(gold, predicted, labels_path, predictions_path, "sentences")
+    for number, (gold_tags, guess_tags) in enumerate(zip(gold, predicted, strict=True), 1):
+        if len(gold_tags) != len(guess_tags):
+            raise IntegrityError(
+                f"{predictions_path}: sentence {number} has {len(guess_tags)} tags, but "
+                f"{len(gold_tags)} in {labels_path}"
+            )
+    if task.options.scheme == "entities":
+        statistics, names = EntityCounts(), ("precision", "recall", "f1")
+        sources = {name: name for name in names}
+    else:
+        statistics = SeqevalPosCounts()
+        sources = {name: f"seqeval_{name}" for name in ("precision", "recall", "f1")}
+    rows = statistics.rows(gold, predicted)
+    values = statistics.values(rows) if len(rows) else dict.fromkeys(statistics.metrics, 0.0)
+    metrics = {name: 100 * values[source] for name, source in sources.items()}
+    # evaluate.py's order: f1, precision, recall
+    metrics = {name: metrics[name] for name in ("f1", "precision", "recall")}
+    return SubmissionScore(metrics, len(gold), statistics, rows, sources)
