@@ -69,6 +69,37 @@ def test_paper_tokenization_is_sentencepiece_on_e5(e5_model: Path, tmp_path: Pat
     assert paper.tokenize("ما هي أهمية ")[-1] != "\u2581"
 
 
+# a character the charsmap maps, then a combining mark: one grapheme cluster under 6 bytes,
+# which the tokenizers library's Precompiled step maps whole by its first character's mapping,
+# dropping the mark (tokenizers issues 2116 and 2334); SentencePiece keeps it
+CLUSTERS = ["\ufefb\u064e", "\uff21\u0301", "\u01c6\u0301", "\u2460\u0301"]
+
+
+def test_clusters_are_normalised_as_sentencepiece_normalises_them(e5_model: Path) -> None:
+    """The constructed inputs, alone, in a sentence and word by word: the paper tokenizer
+    gives the SentencePiece library's pieces (the mark kept), the fast one drops the mark; each
+    piece's offsets are the characters it came from."""
+    import sentencepiece
+
+    processor = sentencepiece.SentencePieceProcessor(
+        model_proto=sentencepiece_model(e5_model / "tokenizer.json")
+    )
+    paper, fast = load_tokenizer(e5_model), load_tokenizer(e5_model, tokenization="fast")
+    for cluster in CLUSTERS:
+        for text in (cluster, f"vor {cluster}{cluster} nach", f"x{cluster}"):
+            assert paper.tokenize(text) == processor.encode(text, out_type=str), text
+        assert fast.tokenize(cluster) != processor.encode(cluster, out_type=str)
+        encoded = paper(f"a {cluster}", add_special_tokens=False, return_offsets_mapping=True)
+        # the mark is a piece of its own, at its own character (index 3)
+        assert encoded["offset_mapping"][-1] == (3, 4), cluster
+    words = paper([f"{c}" for c in CLUSTERS], is_split_into_words=True, add_special_tokens=False)
+    assert words.tokens() == [p for c in CLUSTERS for p in processor.encode(c, out_type=str)]
+    lower = load_tokenizer(e5_model, do_lower_case=True)
+    for cluster in CLUSTERS:
+        expected = processor.encode("".join(c.lower() for c in cluster), out_type=str)
+        assert lower.tokenize(cluster) == expected
+
+
 def test_lower_casing_is_transformers2s_per_character() -> None:
     """transformers 2.x lower-cased one character at a time (``lowercase_text``'s ``(.+?)``),
     so a word-final capital sigma becomes σ, not the ς of ``str.lower`` on the word."""

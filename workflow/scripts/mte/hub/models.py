@@ -16,7 +16,10 @@ from mte.hub.decoders import (
     is_decoder_tokenizer,
     model_type_of,
 )
-from mte.hub.sentencepiece import install_sentencepiece_segmentation
+from mte.hub.sentencepiece import (
+    install_sentencepiece_clusters,
+    install_sentencepiece_segmentation,
+)
 from mte.io import sha256_file, write_json
 
 log = logging.getLogger(__name__)
@@ -204,6 +207,12 @@ def sentencepiece_lowercase(tokenizer: Any) -> bool:
     return _around_normaliser(tokenizer, before=normalizers.Lowercase())
 
 
+def _is_sentencepiece(tokenizer: Any) -> bool:
+    """A SentencePiece-converted fast tokenizer: a Metaspace pre-tokenizer."""
+    backend = getattr(tokenizer, "backend_tokenizer", None)
+    return backend is not None and "Metaspace(" in repr(backend.pre_tokenizer)
+
+
 def _around_normaliser(tokenizer: Any, before: Any = None, after: Any = None) -> bool:
     """Add a step before or after the normaliser of a SentencePiece-converted fast tokenizer
     (a Metaspace pre-tokenizer: alone, as in a converted tokenizer.json like e5-small's, or
@@ -281,8 +290,10 @@ def load_tokenizer(
     tokenizer SentencePiece's whitespace handling (:func:`sentencepiece_whitespace`), ``fast``
     keeps the folder's fast tokenizer as saved. Under ``paper`` a unigram model's pieces are
     cut by the SentencePiece library itself (``install_sentencepiece_segmentation``: its
-    32-bit search breaks ties of equal score as XTREME's tokenizer did), and an XLM-R-laid-out
-    one gives an unknown piece ``<pad>``'s id (:func:`fairseq_unknown_as_padding`)."""
+    32-bit search breaks ties of equal score as XTREME's tokenizer did), its characters are
+    normalised as the SentencePiece library normalises them (``install_sentencepiece_clusters``:
+    the fast ``Precompiled`` step drops a combining mark after a mapped character), and an
+    XLM-R-laid-out one gives an unknown piece ``<pad>``'s id (:func:`fairseq_unknown_as_padding`)."""
     from transformers import AutoTokenizer
 
     if tokenization not in TOKENIZATIONS:
@@ -294,6 +305,16 @@ def load_tokenizer(
         # strip_accents option): paper tokenization lets lower-casing decide, as then
         extra = {"strip_accents": None} if tokenization == "paper" else {}
         tokenizer = AutoTokenizer.from_pretrained(model_dir, do_lower_case=True, **extra)
+    # the paper's tokenization is the 2020 encoders' (XLM-R's SentencePiece); a decoder's
+    # tokenizer is used as its authors saved it
+    paper = tokenization == "paper" and not is_decoder_tokenizer(tokenizer)
+    # read once, before any step changes it (a custom step cannot be written out): the
+    # segmentation keeps the model's own unknown piece, whatever id the fast tokenizer gives it
+    spec = json.loads(tokenizer.backend_tokenizer.to_str()) if paper else {}
+    if paper and _is_sentencepiece(tokenizer) and install_sentencepiece_clusters(tokenizer, spec):
+        # first, so that a lower-casing step put before the normaliser runs before it
+        log.info("tokenization paper: characters normalised as the SentencePiece library does")
+    if do_lower_case:
         if getattr(tokenizer, "do_lower_case", False):
             log.info(
                 "do_lower_case: %s lower-cases (and strips accents from) its input",
@@ -310,14 +331,8 @@ def load_tokenizer(
                 "do_lower_case: %s has no lower-casing step, so its input is unchanged",
                 type(tokenizer).__name__,
             )
-    # the paper's tokenization is the 2020 encoders' (XLM-R's SentencePiece); a decoder's
-    # tokenizer is used as its authors saved it
-    paper = tokenization == "paper" and not is_decoder_tokenizer(tokenizer)
     if paper and sentencepiece_whitespace(tokenizer):
         log.info("tokenization paper: SentencePiece's whitespace handling (no lone \u2581)")
-        # read once, before either step changes it: the segmentation keeps the model's own
-        # unknown piece, whatever id the fast tokenizer then gives it
-        spec = json.loads(tokenizer.backend_tokenizer.to_str())
         if install_sentencepiece_segmentation(tokenizer, spec):
             log.info("tokenization paper: pieces cut by the SentencePiece library's search")
         if fairseq_unknown_as_padding(tokenizer, spec):

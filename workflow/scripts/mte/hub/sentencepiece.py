@@ -179,3 +179,110 @@ def install_sentencepiece_segmentation(tokenizer: Any, spec: dict[str, Any]) -> 
         [backend.pre_tokenizer, pre_tokenizers.PreTokenizer.custom(step)]
     )
     return True
+
+
+def normalizer_spec(charsmap: bytes) -> bytes:
+    """A ``NormalizerSpec`` that applies ``charsmap`` alone: no dummy prefix, whitespace left
+    as it is and not escaped (the fast tokenizer's other steps do those)."""
+    return (
+        bytes_field(1, b"nmt_nfkc")
+        + bytes_field(2, charsmap)
+        + varint_field(3, 0)
+        + varint_field(4, 0)
+        + varint_field(5, 0)
+    )
+
+
+def precompiled_charsmap(spec: dict[str, Any]) -> bytes | None:
+    """The ``precompiled_charsmap`` of a tokenizer JSON's normaliser (alone or in a
+    Sequence), or None."""
+    import base64
+
+    node = spec.get("normalizer") or {}
+    steps = node.get("normalizers", [node]) if node.get("type") == "Sequence" else [node]
+    for step in steps:
+        if step and step.get("type") == "Precompiled":
+            return base64.b64decode(step["precompiled_charsmap"])
+    return None
+
+
+class SentencePieceClusters:
+    """A custom normaliser step before a fast tokenizer's ``Precompiled`` one, so that the two
+    normalise as the SentencePiece library does.
+
+    Why: ``Precompiled`` (the tokenizers library) maps a short grapheme cluster (under 6
+    bytes) whole: it looks up the cluster's longest mapped prefix and replaces the whole
+    cluster by that prefix's mapping, dropping what follows it (U+FEFB U+064E, the lam-alef
+    ligature with a fatha, becomes lam alef without it; huggingface/tokenizers issues 2116 and
+    2334). SentencePiece maps the prefix and goes on with the rest. Each such cluster of a text
+    is replaced here by SentencePiece's normalisation of it, which ``Precompiled`` then leaves
+    as it is; the replacement keeps the fast tokenizer's alignments (its offsets)."""
+
+    def __init__(self, charsmap: bytes) -> None:
+        import regex
+        import sentencepiece
+        from tokenizers import normalizers
+
+        self.clusters = regex.compile(r"\X")
+        self.precompiled = normalizers.Precompiled(charsmap)
+        self.sentencepiece = sentencepiece.SentencePieceNormalizer(
+            normalizer_spec=normalizer_spec(charsmap)
+        )
+        self.cache: dict[str, tuple[Any, str] | None] = {}
+
+    def repair(self, cluster: str) -> tuple[Any, str] | None:
+        """Where ``Precompiled`` maps ``cluster`` otherwise than SentencePiece: a pattern of
+        the cluster's longest mapped prefix (followed by the rest of the cluster) and
+        SentencePiece's mapping of that prefix; the rest keeps its own characters and
+        alignments, and ``Precompiled``, which then sees the mapped prefix, goes on with it."""
+        if cluster in self.cache:
+            return self.cache[cluster]
+        from tokenizers import Regex
+
+        found = None
+        if self.precompiled.normalize_str(cluster) != self.sentencepiece.normalize(cluster):
+            for cut in range(len(cluster) - 1, 0, -1):
+                prefix, rest = cluster[:cut], cluster[cut:]
+                mapped = self.sentencepiece.normalize(prefix)
+                if mapped != prefix:
+                    pattern = Regex(f"{regex_escape(prefix)}(?={regex_escape(rest)})")
+                    found = (pattern, mapped)
+                    break
+            else:
+                found = (cluster, self.sentencepiece.normalize(cluster))
+        if len(self.cache) < 1_000_000:
+            self.cache[cluster] = found
+        return found
+
+    def normalize(self, normalized: Any) -> None:
+        text = normalized.normalized  # (str() of the tokenizers library's reference is not it)
+        if text.isascii():
+            return
+        for cluster in dict.fromkeys(self.clusters.findall(text)):
+            # the clusters Precompiled maps whole: more than one character, under 6 bytes
+            if len(cluster) > 1 and len(cluster.encode("utf-8")) < 6:
+                repair = self.repair(cluster)
+                if repair is not None:
+                    normalized.replace(*repair)
+
+
+def regex_escape(text: str) -> str:
+    """``text`` as a literal in an Oniguruma pattern (the tokenizers library's ``Regex``)."""
+    return "".join(f"\\x{{{ord(c):x}}}" for c in text)
+
+
+def install_sentencepiece_clusters(tokenizer: Any, spec: dict[str, Any]) -> bool:
+    """Put :class:`SentencePieceClusters` before the normaliser of a fast tokenizer whose
+    normaliser has a ``Precompiled`` charsmap; returns False, changing nothing, for any other.
+    Like the segmentation step, it holds Python code: the tokenizer is no longer saved or
+    pickled."""
+    from tokenizers import normalizers
+
+    backend = getattr(tokenizer, "backend_tokenizer", None)
+    charsmap = precompiled_charsmap(spec)
+    if backend is None or charsmap is None:
+        return False
+    step = normalizers.Normalizer.custom(SentencePieceClusters(charsmap))
+    existing = [backend.normalizer] if backend.normalizer is not None else []
+    backend.normalizer = normalizers.Sequence([step, *existing])
+    return True
