@@ -90,13 +90,19 @@ class Tally:
 
 
 def data_files(data: Path) -> list[tuple[str, str, str, Path, str]]:
-    """(family, task, language, path, split) of every file the harness reads."""
-    found = []
+    """(family, task, language, path, split) of every file the harness reads, in either layout:
+    ../shared/data's (each release's own names) or XTREME's ``download/`` as its
+    scripts/download_data.sh and utils_preprocess.py leave it (xnli/, pawsx/, panx/, udpos/
+    ``{split}-{lang}.tsv``; UD's treebanks ``UD_*/``; mlqa/MLQA_V1/{dev,test}/ context files;
+    xquad/; tydiqa/tydiqa-goldp-v1.1-dev/; tatoeba/ ``{lang}-en.{lang}`` beside ``.en``;
+    bucc2018/ ``{lang}-en.{split}.{lang}``). A file is read once, whichever patterns match it."""
+    found, seen = [], set()
 
     def add(family, task, pattern, language_of, split_of=lambda m: "dev"):
         for path in sorted(data.glob(pattern)):
             match = re.search(language_of, path.name)
-            if match:
+            if match and path not in seen:
+                seen.add(path)
                 found.append((family, task, match.group(1), path, split_of(match)))
 
     add("pairs", "xnli", "xnli/*.tsv", r"^(?:dev|test)-(\w+)\.tsv$")
@@ -104,11 +110,18 @@ def data_files(data: Path) -> list[tuple[str, str, str, Path, str]]:
     add("tagging", "panx", "panx/*.tsv", r"^(?:train|dev|test)-(\w+)\.")
     add("tagging", "udpos", "udpos/*.tsv", r"^(?:train|dev|test)-(\w+)\.tsv$")
     add("tagging", "udpos", "ud/*.conllu", r"^([a-z]+)_\w+-ud-\w+\.conllu$")
+    # by treebank: a UD release's UD_*/ folders, wherever they lie (ud-2.7/, ud-treebanks-v2.5/)
+    add("tagging", "udpos", "**/UD_*/*.conllu", r"^([a-z]+)_\w+-ud-\w+\.conllu$")
     add("tagging", "udpos", "ud-2.7/*/*.conllu", r"^([a-z]+)_\w+-ud-\w+\.conllu$")
-    add("qa", "mlqa", "mlqa/*.json", r"^dev-context-(\w+)-question-\w+\.json$")
+    # MLQA: its release's dev/ and test/ (MLQA_V1/), or the files in one folder
+    mlqa = r"^(?:dev|test)-context-(\w+)-question-\w+\.json$"
+    add("qa", "mlqa", "mlqa/*.json", mlqa)
+    add("qa", "mlqa", "mlqa/**/*-context-*-question-*.json", mlqa)
     add("qa", "xquad", "xquad/*.json", r"^xquad\.(\w+)\.json$")
-    add("qa", "tydiqa", "tydiqa*/*.json", r"\.(\w+)\.dev\.json$")
+    add("qa", "tydiqa", "tydiqa*/**/*.json", r"\.(\w+)\.dev\.json$")
+    # Tatoeba: LASER's tatoeba.{xxx}-eng.eng, or XTREME's {xx}-en.en (its English side sorted)
     add("retrieval", "tatoeba", "tatoeba/tatoeba.*-eng.eng", r"^tatoeba\.(\w+)-eng\.eng$")
+    add("retrieval", "tatoeba", "tatoeba/*-en.en", r"^(\w+)-en\.en$")
     # BUCC 2018's layout: {lang}-en/{lang}-en.{split}.{lang} beside .en and .gold
     add("retrieval", "bucc", "bucc*/**/*-en.*.*", r"^(\w+)-en\.(\w+)\.\1$", lambda m: m.group(2))
     # LAReQA: one pool of every XQuAD-R file (google-research-datasets/lareqa xquad-r/)
@@ -118,23 +131,51 @@ def data_files(data: Path) -> list[tuple[str, str, str, Path, str]]:
     return found
 
 
-def read_examples(task_name: str, path: Path, language: str, split: str) -> list[dict]:
+def tatoeba_sides(path: Path, language: str) -> tuple[Path, Path]:
+    """The English and the foreign file of a Tatoeba pair (LASER's names or XTREME's)."""
+    if path.name.endswith("-eng.eng"):
+        return path, path.with_name(path.name.replace("-eng.eng", f"-eng.{language}"))
+    return path, path.with_name(f"{language}-en.{language}")
+
+
+def read_examples(
+    task_name: str, path: Path, language: str, split: str, limit: int = 0
+) -> list[dict]:
+    """The examples the harness featurises, the first ``limit`` of a file (0: all): of each
+    side of a Tatoeba pair, which XTREME embeds apart."""
     from mte.registry import get_task
     from mte.steps.data import read_files
 
     if task_name == "lareqa":
         return lareqa_examples(path)
     if task_name == "tatoeba":
-        foreign = path.with_name(path.name.replace("-eng.eng", f"-eng.{language}"))
         return [
             {"id": f"{side}-{i}", "text": line}
-            for side, file in (("eng", path), (language, foreign))
-            for i, line in enumerate(file.read_text(encoding="utf-8").split("\n")[:-1])
+            for side, file in zip(("eng", language), tatoeba_sides(path, language), strict=True)
+            for i, line in enumerate(
+                file.read_text(encoding="utf-8").split("\n")[:-1][: limit or None]
+            )
+        ]
+    if task_name == "bucc" and not path.with_name(f"{path.name[: -len(language)]}gold").is_file():
+        # XTREME's download keeps no test.gold: the sentences are what it embeds
+        return [
+            {"id": f"{side}-{line.split(chr(9))[0]}", "text": line.split("\t", 1)[1]}
+            for side, file in (
+                ("xx", path),
+                ("en", path.with_name(f"{path.name[: -len(language)]}en")),
+            )
+            for line in file.read_text(encoding="utf-8").splitlines()[: limit or None]
         ]
     examples = read_files(get_task(task_name), [path], language, split)
     if task_name == "bucc":  # both sides' sentences, as XTREME embeds them
-        return [{"id": e["id"], "text": e["text"]} for e in examples if e["side"] != "gold"]
-    return examples
+        examples = [{"id": e["id"], "text": e["text"]} for e in examples if e["side"] != "gold"]
+    return examples[: limit or None]
+
+
+def unannotated(examples: list[dict]) -> bool:
+    """A QA test file whose answers XTREME's utils_preprocess replaced by empty ones
+    (remove_qa_test_annotations): it has prediction windows only."""
+    return all(text == "" for e in examples for text in e["answers"]["text"])
 
 
 def lareqa_examples(folder: Path) -> list[dict]:
@@ -438,9 +479,9 @@ def run(args) -> int:
         tokenizers = {}
         for family, task_name, language, path, split in files:
             task = get_task(task_name)
-            examples = read_examples(task_name, path, language, split)
-            if family != "lareqa":  # LAReQA is one pool, compared whole
-                examples = examples[: args.limit or None]
+            # LAReQA is one pool, compared whole
+            limit = 0 if family == "lareqa" else args.limit
+            examples = read_examples(task_name, path, language, split, limit)
             # QA as config/xtreme.yaml runs it: squad's and tydiqa's --do_lower_case
             # and LAReQA as XTREME-R's run_eval_lareqa.sh: --do_lower_case for XLM-R, not mBERT
             lower = family == "qa" or (family == "lareqa" and kind == "xlmr")
@@ -448,7 +489,8 @@ def run(args) -> int:
                 tokenizers[lower] = load_tokenizer(folder, lower, args.tokenization)
             tokenizer = tokenizers[lower]
             # the QA files are featurised as prediction and as training windows
-            for training in (False, True) if family == "qa" else (False,):
+            windows = (False, True) if family == "qa" and not unannotated(examples) else (False,)
+            for training in windows:
                 job = {
                     "xtreme": args.xtreme,
                     "family": family,
@@ -487,9 +529,13 @@ def run(args) -> int:
                 else:
                     compare_retrieval(tally, tokenizer, where, examples, ours, theirs)
             file_counts[(shape, family)] += 1
+            sides = (
+                Counter(e["id"].split("-")[0] for e in examples) if family == "retrieval" else {}
+            )
             print(
                 f"{shape} {family} {path.relative_to(args.data)}: {len(examples)} examples "
-                f"({time.time() - started:.0f} s)",
+                + (f"({', '.join(f'{k} {v}' for k, v in sides.items())}) " if sides else "")
+                + f"({time.time() - started:.0f} s)",
                 file=sys.stderr,
                 flush=True,
             )
