@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORES ?= all
 
-.PHONY: data-sources job-counts install run update-lock report leaderboard test test-long test-long-ci test-shapes test-slurm test-browser test-smoke test-real test-protocols real-readme smoke-readme protocols-readme measure-run parity lint format clean
+.PHONY: data-sources job-counts install run update-lock report leaderboard submission parity-evaluate test test-long test-long-ci test-shapes test-slurm test-browser test-smoke test-real test-protocols real-readme smoke-readme protocols-readme measure-run parity lint format clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -116,6 +116,19 @@ parity: $(STAMP)
 	@test -n "$(XTREME)" || { echo "make parity XTREME=<a checkout of google-research/xtreme>"; exit 2; }
 	test -x tools/parity/.venv/bin/python || bash tools/parity/setup.sh
 	$(BIN)/python tools/parity/harness.py --xtreme $(XTREME) --data $(DATA) $(PARITY_ARGS)
+
+# XTREME's evaluate.py, unmodified from the checkout XTREME names, in the parity environment, on
+# its mock_test_data and on the export of the shared tiny run, against mte-evaluate and the
+# project's score files (tests/parity; docs/submission.md)
+parity-evaluate: $(STAMP)
+	@test -n "$(XTREME)" || { echo "make parity-evaluate XTREME=<a checkout of google-research/xtreme>"; exit 2; }
+	test -x tools/parity/.venv/bin/python || bash tools/parity/setup.sh
+	XTREME=$(abspath $(XTREME)) $(BIN)/pytest -q -s -m parity tests/parity
+
+# a run's XTREME and XTREME-R leaderboard submissions (docs/submission.md): per model, setting and
+# seed the folder evaluate.py reads, and its zip where the run covers the leaderboard
+submission: $(STAMP)
+	$(BIN)/snakemake --cores $(CORES) $(CONFIG_ARGS) submissions
 
 # docs/running.md's jobs per rule of every shipped config and docs/clusters.md's SLURM
 # submissions, from dry runs (tools/job_counts.py; tests/workflow/test_dag.py holds them)

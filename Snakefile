@@ -29,6 +29,7 @@ include: "workflow/rules/score.smk"
 include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/pseudo_test.smk"
 include: "workflow/rules/plots.smk"
+include: "workflow/rules/submission.smk"
 
 
 report: "workflow/report/workflow.rst"

@@ -73,6 +73,7 @@ from mte.registry import (  # noqa: E402
     spec_module_of,
 )
 from mte.tasks.spec import SPLITS, TRANSLATED_SPLITS  # noqa: E402
+from mte.submission.versions import leaderboards  # noqa: E402
 from mte.modelling.translation import (  # noqa: E402
     translator_folder,
     translator_on_hub,

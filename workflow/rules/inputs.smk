@@ -461,3 +461,40 @@ def check_data_lock():
 
 
 check_data_lock()
+
+
+# a leaderboard submission (workflow/rules/submission.smk)
+def submission_entries(wc):
+    """Each task x language of the leaderboard that the run scores for this model, setting and
+    seed: its prediction, gold test and score files."""
+    board = leaderboards()[wc.board]
+    seed = int(wc.seed)
+    entries = []
+    for task in board.tasks:
+        if task not in evaluated_tasks():
+            continue
+        if wc.setting not in model_settings(model_entry(wc.model), task, config):
+            continue
+        if seed not in task_seeds(task, config):
+            continue
+        for lang in task_languages(task, config):
+            if lang not in board.languages[task]:
+                continue
+            job = SimpleNamespace(task=task, setting=wc.setting, lang=lang)
+            entries.append(
+                {
+                    "task": task,
+                    "language": lang,
+                    "predictions": run_path(
+                        PREDICTIONS, wc.model, task, wc.setting, seed, lang=lang
+                    ),
+                    "gold": data_path(task, lang, evaluated_split(job)),
+                    "score": scores_path(wc.model, task, wc.setting, seed, lang),
+                }
+            )
+    return entries
+
+
+def get_submission_files(wc):
+    return [path for entry in submission_entries(wc) for key, path in entry.items()
+            if key in ("predictions", "gold", "score")]  # fmt: skip

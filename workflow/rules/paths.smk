@@ -49,6 +49,11 @@ RUN_ANALYSES_PAGE = "results/runs/{run}/analyses.html"
 # where every prediction file of the run lies (their folders are named by digests)
 RUN_PREDICTIONS_INDEX = "results/runs/{run}/predictions.csv"
 
+# a leaderboard submission of one model x setting x seed of the run (make submission): the
+# folder XTREME's evaluate.py reads ({board}: its --xtreme_version), and its zip
+SUBMISSION = "results/runs/{run}/submission/{model}/{setting}/seed{seed}/{board}"
+SUBMISSION_ZIP = f"{SUBMISSION}.zip"
+
 # the part of a job's log and benchmark path after its rule's folder
 DATA_JOB = "{task}/{data}/{lang}/{split}"
 RELEASE_JOB = "{task}/{release}"
@@ -57,6 +62,7 @@ RUN_JOB = "{model}/{task}/{variant}/{setting}/seed{seed}"
 RUN_LANGUAGE_JOB = f"{RUN_JOB}/{{lang}}"
 PSEUDO_TEST_JOB = f"{RUN_JOB}/pseudo-test/{{lang}}"
 POOL_JOB = f"{RUN_JOB}/pool"
+SUBMISSION_JOB = "{run}/{model}/{setting}/seed{seed}/{board}"
 
 
 def log_path(folder, job):

@@ -77,3 +77,36 @@ def all_plots():
         *published_plots(),
         *all_training_plots(),
     ]
+
+
+def submission_targets(zipped=None):
+    """Every submission folder of the run (a leaderboard with a task of the run), and the zip
+    of each whose leaderboard the run covers, or of every one where submission.zip_incomplete.
+    """
+    if zipped is None:
+        zipped = config["submission"]["zip_incomplete"]
+    targets = []
+    for board in leaderboards().values():
+        for m in config["models"]:
+            for setting in all_settings(m):
+                tasks = [
+                    t
+                    for t in board.tasks
+                    if t in evaluated_tasks()
+                    and setting in model_settings(m, t, config)
+                ]
+                if not tasks:
+                    continue
+                for seed in sorted({s for t in tasks for s in task_seeds(t, config)}):
+                    fields = dict(run=RUN, model=m["name"], setting=setting, seed=seed)
+                    targets.append(SUBMISSION.format(board=board.name, **fields))
+                    complete = set(tasks) == set(board.tasks) and all(
+                        set(board.languages[t]) <= set(task_languages(t, config))
+                        and seed in task_seeds(t, config)
+                        for t in tasks
+                    )
+                    if complete or zipped:
+                        targets.append(
+                            SUBMISSION_ZIP.format(board=board.name, **fields)
+                        )
+    return targets
