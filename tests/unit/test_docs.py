@@ -117,6 +117,7 @@ def test_every_config_key_the_docs_name_exists(doc: Path) -> None:
     top_level = set(schema["properties"])
     # a file name that starts like a key (model.safetensors beside the key model) is not one
     files = (".json", ".yaml", ".safetensors", ".bin", ".csv", ".tsv", ".md", ".html", ".png")
+    files += (".txt", ".zip")  # submission.txt beside the key submission
     named = {
         path
         for path in KEY_PATH.findall(doc.read_text(encoding="utf-8"))
