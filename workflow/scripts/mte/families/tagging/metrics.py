@@ -4,7 +4,7 @@ XTREME's script reports for POS."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -41,10 +41,17 @@ def _chunk_starts(prev: str, prev_kind: str, tag: str, kind: str) -> bool:
 def entities(tags: Sequence[str]) -> set[tuple[str, int, int]]:
     """The chunks ``(type, first, last)`` of one sentence's IOB/IOBES tags, as conlleval (and
     seqeval's default mode, which XTREME uses) delimit them."""
+    return _chunks(tags, _split_tag)
+
+
+def _chunks(
+    tags: Sequence[str], split_tag: Callable[[str], tuple[str, str]]
+) -> set[tuple[str, int, int]]:
+    """conlleval's chunks of ``tags``, each tag read as (prefix, type) by ``split_tag``."""
     chunks = set()
     prev, prev_kind, begin = "O", "", 0
     for position, tag in enumerate([*tags, "O"]):
-        current, kind = _split_tag(tag)
+        current, kind = split_tag(tag)
         if _chunk_ends(prev, prev_kind, current, kind):
             chunks.add((prev_kind, begin, position - 1))
         if _chunk_starts(prev, prev_kind, current, kind):
@@ -112,17 +119,8 @@ def seqeval_2020_chunks(sentences: Sequence[Sequence[str]]) -> set[tuple[str, in
     character: ``CCONJ`` and ``SCONJ`` both ``CONJ``, and ``X`` by ``_`` as ``O``, so that an
     ``X`` chunk runs on through the sentence's end (docs/submission.md measures the
     difference)."""
-    chunks = set()
-    prev, prev_kind, begin = "O", "", 0
     joined = [tag for sentence in sentences for tag in [*sentence, "O"]]
-    for position, tag in enumerate([*joined, "O"]):
-        current, kind = tag[0], tag.split("-")[-1]
-        if _chunk_ends(prev, prev_kind, current, kind):
-            chunks.add((prev_kind, begin, position - 1))
-        if _chunk_starts(prev, prev_kind, current, kind):
-            begin = position
-        prev, prev_kind = current, kind
-    return chunks
+    return _chunks(joined, lambda tag: (tag[0], tag.split("-")[-1]))
 
 
 class PosCounts(SufficientStatistics):
