@@ -46,3 +46,10 @@ rule all:
     input:
         # an update of the data lock (update_lock=true) downloads, and does nothing else
         all_downloads() if config.get("update_lock") else [all_tables(), all_plots()],
+
+
+# `make submission`: every submission folder of the run, and the zips its coverage allows
+rule submissions:
+    input:
+        submission_targets(),
+    localrule: True

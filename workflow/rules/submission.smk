@@ -35,10 +35,3 @@ use rule light_step as submission_zip with:
     params:
         **light_script("submission_zip.py"),
         incomplete=config["submission"]["zip_incomplete"],
-
-
-# `make submission`: every submission folder of the run, and the zips its coverage allows
-rule submissions:
-    input:
-        submission_targets(),
-    localrule: True

@@ -293,7 +293,8 @@ def load_tokenizer(
     32-bit search breaks ties of equal score as XTREME's tokenizer did), its characters are
     normalised as the SentencePiece library normalises them (``install_sentencepiece_clusters``:
     the fast ``Precompiled`` step drops a combining mark after a mapped character), and an
-    XLM-R-laid-out one gives an unknown piece ``<pad>``'s id (:func:`fairseq_unknown_as_padding`)."""
+    XLM-R-laid-out one gives an unknown piece ``<pad>``'s id
+    (:func:`fairseq_unknown_as_padding`)."""
     from transformers import AutoTokenizer
 
     if tokenization not in TOKENIZATIONS:
