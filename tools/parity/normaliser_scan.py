@@ -60,7 +60,7 @@ def main() -> int:
     from tokenizers import Regex, normalizers
 
     from mte.hub.models import load_tokenizer
-    from mte.hub.sentencepiece import bytes_field, precompiled_charsmap, varint_field
+    from mte.hub.sentencepiece import normalizer_spec, precompiled_charsmap
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
@@ -71,11 +71,7 @@ def main() -> int:
     # SentencePiece's normaliser as XLM-R's model runs it, but for the dummy prefix and the
     # escaped spaces, which the fast tokenizer's Metaspace adds after its normaliser
     reference = sentencepiece.SentencePieceNormalizer(
-        normalizer_spec=bytes_field(1, b"nmt_nfkc")
-        + bytes_field(2, charsmap)
-        + varint_field(3, 0)
-        + varint_field(4, 1)
-        + varint_field(5, 0)
+        normalizer_spec=normalizer_spec(charsmap, remove_extra_whitespaces=True)
     )
     vocabulary = sorted(words(Path(args.data)))
     print(f"{len(vocabulary)} distinct words in {args.data}", flush=True)

@@ -181,14 +181,15 @@ def install_sentencepiece_segmentation(tokenizer: Any, spec: dict[str, Any]) -> 
     return True
 
 
-def normalizer_spec(charsmap: bytes) -> bytes:
-    """A ``NormalizerSpec`` that applies ``charsmap`` alone: no dummy prefix, whitespace left
-    as it is and not escaped (the fast tokenizer's other steps do those)."""
+def normalizer_spec(charsmap: bytes, remove_extra_whitespaces: bool = False) -> bytes:
+    """A ``NormalizerSpec`` that applies ``charsmap``: no dummy prefix, whitespace not escaped
+    (Metaspace does those), and left as it is unless ``remove_extra_whitespaces`` (XLM-R's
+    model's own setting, which the fast tokenizer's space steps stand for)."""
     return (
         bytes_field(1, b"nmt_nfkc")
         + bytes_field(2, charsmap)
         + varint_field(3, 0)
-        + varint_field(4, 0)
+        + varint_field(4, int(remove_extra_whitespaces))
         + varint_field(5, 0)
     )
 

@@ -111,18 +111,24 @@ def detailed_scores(board: Leaderboard, scored: dict[str, TaskScores]) -> dict[s
     return detailed
 
 
-def group_scores(board: Leaderboard, detailed: dict[str, dict]) -> dict[str, float]:
-    """evaluate.py's ``overall_scores``: ``all_task`` where every task is there, and each group
-    whose tasks all are."""
+def group_members(board: Leaderboard, present: Any) -> dict[str, list[str]]:
+    """evaluate.py's ``overall_scores`` keys and their task folders: ``all_task`` where every
+    task of the leaderboard is ``present`` (folders), and each group whose tasks all are."""
     folders = [board.folders[t] for t in board.tasks]
-    overall = {}
-    if set(folders) == set(detailed):
-        overall["all_task"] = sum(detailed[f]["avg_metric"] for f in folders) / len(folders)
+    members = {"all_task": folders} if set(folders) == set(present) else {}
     for group, tasks in board.groups:
         names = [board.folders[t] for t in tasks if t in board.folders]
-        if names and all(n in detailed for n in names):
-            overall[group] = sum(detailed[n]["avg_metric"] for n in names) / len(names)
-    return overall
+        if names and all(n in present for n in names):
+            members[group] = names
+    return members
+
+
+def group_scores(board: Leaderboard, detailed: dict[str, dict]) -> dict[str, float]:
+    """evaluate.py's ``overall_scores``: the mean ``avg_metric`` of each group's tasks."""
+    return {
+        group: sum(detailed[n]["avg_metric"] for n in names) / len(names)
+        for group, names in group_members(board, detailed).items()
+    }
 
 
 def _replicates(score: SubmissionScore, name: str, language: str, stats: Statistics):
@@ -163,27 +169,11 @@ def intervals(
             task_replicates[folder] = None
         entry["avg_metric"] = _interval(task_replicates[folder], stats)
         result[folder] = entry
-    for group, value in _combined(board, task_replicates).items():
-        result[group] = _interval(value, stats)
+    for group, names in group_members(board, task_replicates).items():
+        drawn = [task_replicates[n] for n in names]
+        mean = None if any(d is None for d in drawn) else sum(drawn) / len(drawn)
+        result[group] = _interval(mean, stats)
     return result
-
-
-def _combined(board: Leaderboard, per_task: dict[str, Any]) -> dict[str, Any]:
-    """What :func:`group_scores` forms, of per-task values (replicates or None)."""
-    folders = [board.folders[t] for t in board.tasks]
-    out = {}
-
-    def mean(names):
-        values = [per_task[n] for n in names]
-        return None if any(v is None for v in values) else sum(values) / len(values)
-
-    if set(folders) == set(per_task):
-        out["all_task"] = mean(folders)
-    for group, tasks in board.groups:
-        names = [board.folders[t] for t in tasks if t in board.folders]
-        if names and all(n in per_task for n in names):
-            out[group] = mean(names)
-    return out
 
 
 def _interval(replicates, stats: Statistics) -> list[float] | None:
@@ -223,24 +213,12 @@ def paired_tests(
             parts.append((_scaled(test_set, 1 / len(languages)), difference / len(languages)))
         per_task[folder] = parts
         result[folder] = {"languages": by_language, "avg_metric": _test(parts, stats)}
-    for group, names in _group_members(board, per_task).items():
+    for group, names in group_members(board, per_task).items():
         result[group] = _test(
             [(_scaled(s, 1 / len(names)), d / len(names)) for n in names for s, d in per_task[n]],
             stats,
         )
     return result
-
-
-def _group_members(board: Leaderboard, per_task: dict[str, Any]) -> dict[str, list[str]]:
-    folders = [board.folders[t] for t in board.tasks]
-    members = {}
-    if set(folders) == set(per_task):
-        members["all_task"] = folders
-    for group, tasks in board.groups:
-        names = [board.folders[t] for t in tasks if t in board.folders]
-        if names and all(n in per_task for n in names):
-            members[group] = names
-    return members
 
 
 def _scaled(test_set, factor: float):

@@ -81,14 +81,14 @@ def bucc_labels(gold: list[dict]) -> str:
 def score_pair_files(labels: Path, predictions: Path) -> SubmissionScore:
     """evaluate.py's ``bucc_f1``: precision, recall and F1 of the set of predicted pairs against
     the set of gold pairs; F1 at a threshold has no per-example statistics (no interval)."""
+    from mte.families.retrieval.neighbours import mining_prf
+
     gold = {tuple(line.split("\t")) for line in read_values(labels)}
     found = {tuple(line.split("\t")) for line in read_values(predictions)}
-    correct = len(gold & found)
-    precision = correct / len(found) if correct else 0.0
-    recall = correct / len(gold) if correct else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if correct else 0.0
+    # the pairs found are all above any threshold: BUCC's own F1 of the mined set
+    prf = mining_prf([(pair, 1.0) for pair in found], gold, 1.0)
     return SubmissionScore(
-        {"f1": 100 * f1, "precision": 100 * precision, "recall": 100 * recall}, len(gold)
+        {name: 100 * prf[name] for name in ("f1", "precision", "recall")}, len(gold)
     )
 
 
