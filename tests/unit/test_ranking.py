@@ -5,7 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mte.stats.ranking import average_precision_at_k, reciprocal_rank_at_k, top_k
+from mte.stats.ranking import (
+    average_precision_at_k,
+    exact_top_k,
+    reciprocal_rank_at_k,
+    top_k,
+)
 
 
 def test_average_precision_at_k_by_hand() -> None:
@@ -69,3 +74,16 @@ def test_ties_go_to_the_lower_pool_index_however_the_pool_is_blocked(
 def test_top_k_orders_ties_by_pool_index() -> None:
     pool = np.array([[1.0], [2.0], [2.0], [0.5]])
     assert top_k(np.array([[1.0]]), pool, 3).tolist() == [[1, 2, 0]]
+
+
+def test_exact_top_k_returns_the_scores_of_its_indices() -> None:
+    """The scores beside the indices are the inner products of those rows, best first; small
+    integer vectors keep every product exact, with ties at every place."""
+    rng = np.random.default_rng(2)
+    queries = rng.integers(-2, 3, size=(9, 3)).astype(np.float32)
+    pool = rng.integers(-2, 3, size=(50, 3)).astype(np.float32)
+    scores, indices = exact_top_k(queries, pool, 6, chunk=4, scores_at_once=12)
+    products = queries @ pool.T
+    assert (scores == np.take_along_axis(products, indices, axis=1)).all()
+    assert (indices == np.argsort(-products, axis=1, kind="stable")[:, :6]).all()
+    assert (np.diff(scores, axis=1) <= 0).all()

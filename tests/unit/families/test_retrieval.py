@@ -212,3 +212,44 @@ def test_bucc_drops_pairs_of_sentences_that_occur_under_several_ids(
     options = {"layers": ["model"], "batch_size": 8, "device": "cpu", "precision": "fp32"}
     mined = retrieve.mine_bucc("unused", {"test": records}, options)
     assert [(m["source"], m["target"]) for m in mined] == [("de-1", "en-1")]
+
+
+def _duplicated_keys() -> tuple[np.ndarray, np.ndarray]:
+    """80 queries and 40 keys of which every key appears twice (rows 2i and 2i+1 equal): each
+    query's best cosine is reached by exactly two keys, a lower and a higher index."""
+    rng = np.random.default_rng(7)
+    distinct = rng.integers(-3, 4, size=(20, 6)).astype(np.float32)
+    distinct /= np.linalg.norm(distinct, axis=1, keepdims=True)
+    keys = np.repeat(distinct, 2, axis=0)
+    queries = distinct[rng.integers(0, 20, size=80)]
+    return queries, keys
+
+
+def test_tatoeba_nearest_neighbour_ties_go_to_the_lower_index() -> None:
+    """Duplicate English sentences: the foreign sentence's neighbour is the first of the two
+    equal ones (as a stable sort of the similarities, best first, lists them)."""
+    queries, keys = _duplicated_keys()
+    examples = [{"id": str(i)} for i in range(len(keys))]
+    records = tatoeba_records(examples[: len(keys)], {"model": (keys, keys)})
+    # each key i is its own nearest neighbour's twin: the lower of 2i and 2i+1, always 2i
+    assert [record["xx_to_en"]["model"] for record in records] == [
+        str(i - i % 2) for i in range(len(keys))
+    ]
+    expected = np.argsort(-(queries @ keys.T), axis=1, kind="stable")[:, 0]
+    assert (expected % 2 == 0).all()
+    from mte.families.retrieval.neighbours import nearest
+
+    assert nearest(queries, keys).tolist() == expected.tolist()
+
+
+def test_margin_ties_go_to_the_lower_index() -> None:
+    """BUCC's margin over duplicate target sentences: each source's best target among its k
+    nearest is the lower index of the two equal ones, as the top-k lists a stable sort's."""
+    queries, keys = _duplicated_keys()
+    source = queries[:20]
+    candidates = margin_candidates(source, keys, k=4)
+    proposed = {i: j for i, j, _ in candidates}
+    by_cosine = np.argsort(-(source @ keys.T), axis=1, kind="stable")[:, 0]
+    for i, j in proposed.items():
+        # a forward proposal: the lower twin; a backward one from the lower twin (taken first)
+        assert j % 2 == 0, (i, j, by_cosine[i])

@@ -57,25 +57,40 @@ def top_k(
     chunk: int | None = None,
     scores_at_once: int = SCORES_AT_ONCE,
 ) -> np.ndarray:
-    """The indices of the ``k`` pool rows of largest inner product with each query row, best
-    first (exact search): of rows with equal scores the lower pool index comes first, at the
-    k-th place too, so that the lists do not depend on how the pool is blocked. Queries are
+    """The indices of :func:`exact_top_k`: the ``k`` best pool rows of each query, best first."""
+    return exact_top_k(queries, pool, k, chunk, scores_at_once)[1]
+
+
+def exact_top_k(
+    queries: np.ndarray,
+    pool: np.ndarray,
+    k: int,
+    chunk: int | None = None,
+    scores_at_once: int = SCORES_AT_ONCE,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ``k`` pool rows of largest inner product with each query row, best first (exact
+    search): (scores, indices). Of rows with equal scores the lower pool index comes first, at
+    the k-th place too, so that the lists do not depend on how the pool is blocked. Queries are
     taken ``chunk`` at a time (default :data:`QUERIES_AT_ONCE`) against blocks of the pool of
     ``scores_at_once`` scores, whose best k join the best k so far: memory beyond the pool
-    stays bounded however large the pool grows, and the pool is read once per chunk."""
+    stays bounded however large the pool grows, and the pool is read once per chunk. The
+    products are torch's (the retrieval benchmarks' embeddings come from torch; its matrix
+    product is what their similarities have always been computed with)."""
     k = min(k, pool.shape[0])
+    dtype = np.result_type(queries, pool)
     found = np.empty((queries.shape[0], k), dtype=np.int64)
+    scores_found = np.empty((queries.shape[0], k), dtype=dtype)
     if k == 0:
-        return found
+        return scores_found, found
     chunk = chunk or min(max(1, queries.shape[0]), QUERIES_AT_ONCE)
     block = max(k, scores_at_once // chunk)
     for start in range(0, queries.shape[0], chunk):
         part = queries[start : start + chunk]
         best = np.empty((part.shape[0], 0), dtype=np.int64)
         # negated scores throughout: argpartition and lexsort put the smallest first
-        negated = np.empty((part.shape[0], 0), dtype=np.result_type(queries, pool))
+        negated = np.empty((part.shape[0], 0), dtype=dtype)
         for offset in range(0, pool.shape[0], block):
-            scores = np.negative(part @ pool[offset : offset + block].T)
+            scores = np.negative(_products(part, pool[offset : offset + block], dtype))
             picked = _block_best(scores, k)
             indices = np.concatenate([best, picked + offset], axis=1)
             values = np.concatenate([negated, np.take_along_axis(scores, picked, axis=1)], axis=1)
@@ -83,7 +98,17 @@ def top_k(
             best = np.take_along_axis(indices, order, axis=1)
             negated = np.take_along_axis(values, order, axis=1)
         found[start : start + chunk] = best
-    return found
+        scores_found[start : start + chunk] = np.negative(negated)
+    return scores_found, found
+
+
+def _products(queries: np.ndarray, pool: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """``queries @ pool.T`` in ``dtype``, by torch."""
+    import torch
+
+    left = torch.from_numpy(np.ascontiguousarray(queries, dtype=dtype))
+    right = torch.from_numpy(np.ascontiguousarray(pool, dtype=dtype))
+    return (left @ right.T).numpy()
 
 
 def _block_best(negated: np.ndarray, k: int) -> np.ndarray:

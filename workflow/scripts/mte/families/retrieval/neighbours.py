@@ -1,7 +1,8 @@
 """Sentence retrieval without fine-tuning: Tatoeba nearest neighbours and BUCC bitext mining.
 
-Embeddings are unit length, so cosine similarity is a dot product; similarities are computed
-in chunks with exact matrix products, so 20k x 20k sentences never sit in memory at once.
+Embeddings are unit length, so cosine similarity is a dot product; the neighbours are the exact
+search of mte.stats.ranking (blocked, bounded memory, ties to the lower index), shared with
+LAReQA and Mewsli-X, so 20k x 20k sentences never sit in memory at once.
 """
 
 from __future__ import annotations
@@ -10,29 +11,16 @@ from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
-import torch
 
-CHUNK = 2048
+from mte.stats.ranking import exact_top_k
+
 # Artetxe & Schwenk (2019): k nearest neighbours in each direction set the margin's scale
 NEIGHBOURHOOD = 4
 
 
-def top_k(queries: np.ndarray, keys: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """The ``k`` most similar keys of every query: (similarities, indices), best first."""
-    k = min(k, len(keys))
-    keys_t = torch.from_numpy(np.ascontiguousarray(keys)).T
-    sims, indices = [], []
-    for start in range(0, len(queries), CHUNK):
-        block = torch.from_numpy(np.ascontiguousarray(queries[start : start + CHUNK])) @ keys_t
-        values, where = block.topk(k, dim=1)
-        sims.append(values.numpy())
-        indices.append(where.numpy())
-    return np.concatenate(sims), np.concatenate(indices)
-
-
 def nearest(queries: np.ndarray, keys: np.ndarray) -> np.ndarray:
     """Index of the most similar key of every query (cosine; ties go to the lower index)."""
-    return top_k(queries, keys, 1)[1][:, 0]
+    return exact_top_k(queries, keys, 1)[1][:, 0]
 
 
 def xtreme_layer(num_hidden_layers: int, known: dict[int, int] | None = None) -> int:
@@ -92,8 +80,8 @@ def margin_candidates(
     every target its best source; the proposals are taken best first, skipping any whose source
     or target was already taken.
     """
-    x2y_sim, x2y_ind = top_k(source, target, k)
-    y2x_sim, y2x_ind = top_k(target, source, k)
+    x2y_sim, x2y_ind = exact_top_k(source, target, k)
+    y2x_sim, y2x_ind = exact_top_k(target, source, k)
     x2y_mean, y2x_mean = x2y_sim.mean(axis=1), y2x_sim.mean(axis=1)
     fwd = x2y_sim / ((x2y_mean[:, None] + y2x_mean[x2y_ind]) / 2)
     bwd = y2x_sim / ((y2x_mean[:, None] + x2y_mean[y2x_ind]) / 2)
