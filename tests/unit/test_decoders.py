@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from mte.families.qa.squad_windows import detokenize, detokenizer
+from mte.families.qa.squad_pieces import detokenize, detokenizer
 from mte.families.tagging.features import tokenize_tagging
 from mte.hub.decoders import is_decoder_tokenizer, running_text_pieces, single_template
 from mte.hub.models import load_tokenizer

@@ -177,7 +177,7 @@ def test_unknown_piece_is_padding_under_paper(tiny_xlmr: Path, tiny_mbert: Path)
     """XTREME's XLMRobertaTokenizer (transformers before 2.6.0) gave a piece outside the
     vocabulary SentencePiece's unknown id 0 plus fairseq's offset 1: ``<pad>``. The literal
     ``<unk>`` keeps its id; fast tokenization and WordPiece keep ``<unk>``/``[UNK]``."""
-    from mte.families.qa.squad_windows import word_pieces
+    from mte.families.qa.squad_pieces import word_pieces
 
     paper, fast = load_tokenizer(tiny_xlmr), load_tokenizer(tiny_xlmr, tokenization="fast")
     assert (paper.pad_token_id, paper.unk_token_id) == (1, 3)

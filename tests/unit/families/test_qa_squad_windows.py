@@ -1,7 +1,8 @@
-"""XTREME's run_squad.py windows and answers (mte.families.qa.squad_windows), worked by hand on
-a WordPiece vocabulary where every word is one sub-token. Parity with XTREME's own
-processors/squad.py and transformers 2.4.1's compute_predictions_logits on MLQA and XQuAD was
-measured outside the project (issue 32's note)."""
+"""XTREME's run_squad.py windows and answers (mte.families.qa.squad_windows, .squad_answers,
+.squad_pieces; BERT's basic tokenizer in mte.text), worked by hand on a WordPiece vocabulary
+where every word is one sub-token. Parity with XTREME's own processors/squad.py and transformers
+2.4.1's compute_predictions_logits on MLQA and XQuAD was measured outside the project (issue
+32's note)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,10 @@ import pytest
 import torch
 from transformers import BertTokenizer
 
+import mte.text as text
 from mte.errors import ConfigError
+from mte.families.qa import squad_answers as sa
+from mte.families.qa import squad_pieces as sp
 from mte.families.qa import squad_windows as sw
 from mte.families.qa.heads import QuestionAnsweringHead
 from mte.registry import get_task
@@ -45,7 +49,7 @@ def _features(tokenizer, training: bool, max_length: int = 9, examples=None) -> 
 
 
 def test_whitespace_words_split_on_squads_five_spaces_only() -> None:
-    words, char_to_word = sw.whitespace_words("a  b\u00a0c\u202fd")
+    words, char_to_word = text.whitespace_words("a  b\u00a0c\u202fd")
     assert words == ["a", "b\u00a0c", "d"]
     assert char_to_word == [0, 0, 0, 1, 1, 1, 1, 2]
 
@@ -104,21 +108,21 @@ def test_improve_answer_span_tightens_to_the_answers_pieces() -> None:
 
 def test_final_text_aligns_through_basic_tokenisation() -> None:
     # get_final_text's own example: the "'s" is cut where the alignment finds the prediction
-    assert sw.final_text("steve smith", "Steve Smith's", True) == "Steve Smith"
+    assert sa.final_text("steve smith", "Steve Smith's", True) == "Steve Smith"
     # cased, "steve smith" is not in "Steve Smith ' s": the words whole
-    assert sw.final_text("steve smith", "Steve Smith's", False) == "Steve Smith's"
+    assert sa.final_text("steve smith", "Steve Smith's", False) == "Steve Smith's"
     # CJK ideographs are split apart: "在 北 京 市", the prediction at 2..4 -> characters 1..2
-    assert sw.final_text("北 京", "在北京市", False) == "北京"
-    assert sw.basic_tokenize("Héllo,\u3000wörld\x00!", True) == ["hello", ",", "world", "!"]
+    assert sa.final_text("北 京", "在北京市", False) == "北京"
+    assert text.basic_tokenize("Héllo,\u3000wörld\x00!", True) == ["hello", ",", "world", "!"]
 
 
 def test_detokenize_as_the_legacy_slow_tokenizers() -> None:
-    assert sw.detokenize(["\u2581New", "\u2581Yor", "k"], "metaspace") == "New York"
-    assert sw.detokenize(["##a", "b", "##c"], "wordpiece") == "##a bc"
+    assert sp.detokenize(["\u2581New", "\u2581Yor", "k"], "metaspace") == "New York"
+    assert sp.detokenize(["##a", "b", "##c"], "wordpiece") == "##a bc"
 
 
 def test_best_indexes_keep_the_earlier_position_on_a_tie() -> None:
-    assert sw.best_indexes([1.0, 3.0, 3.0, 2.0], 3) == [1, 2, 3]
+    assert sa.best_indexes([1.0, 3.0, 3.0, 2.0], 3) == [1, 2, 3]
 
 
 def _decode(features, starts: list[list[float]], ends: list[list[float]]) -> str:
@@ -154,7 +158,7 @@ def test_no_valid_span_in_the_n_best_answers_empty(tokenizer) -> None:
     features = _features(tokenizer, training=False, max_length=40)
     assert features["window_start"] == [0]  # 10 sub-tokens fit one window of 40
     padding = [[0.0] * 14 + [1.0] * 26]
-    assert _decode(features, padding, padding) == sw.NO_ANSWER == "empty"
+    assert _decode(features, padding, padding) == sa.NO_ANSWER == "empty"
 
 
 def test_run_squad_config_checks_the_stride_against_the_window() -> None:

@@ -1,8 +1,11 @@
-"""Line-level reading shared by the text-format readers (encodings, BOMs, line ends), and
-SQuAD's whitespace words (processors/squad.py's, which XTREME's QA and LAReQA scripts share)."""
+"""Line-level reading shared by the text-format readers (encodings, BOMs, line ends), SQuAD's
+whitespace words (processors/squad.py's, which XTREME's QA and LAReQA scripts share), and BERT's
+basic tokenizer (transformers 2.x's BasicTokenizer, which run_squad.py's get_final_text aligns
+answers through: mte.families.qa.squad_answers)."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -87,3 +90,66 @@ def whitespace_words(context: str) -> tuple[list[str], list[int]]:
             after_space = False
         char_to_word.append(len(words) - 1)
     return words, char_to_word
+
+
+# ---- BERT's BasicTokenizer (transformers 2.x), which get_final_text aligns through ----
+
+
+def basic_tokenize(text: str, do_lower_case: bool) -> list[str]:
+    """Control characters dropped, whitespace as spaces, CJK ideographs split apart, lower case
+    and accents stripped when ``do_lower_case``, punctuation split off."""
+    cleaned = "".join(
+        " " if _is_bert_whitespace(c) else c
+        for c in text
+        if not (ord(c) in (0, 0xFFFD) or _is_bert_control(c))
+    )
+    spaced = "".join(f" {c} " if _is_cjk(ord(c)) else c for c in cleaned)
+    pieces: list[str] = []
+    for token in spaced.split():
+        if do_lower_case:
+            token = "".join(
+                c for c in unicodedata.normalize("NFD", token.lower())
+                if unicodedata.category(c) != "Mn"
+            )  # fmt: skip
+        pieces += _split_punctuation(token)
+    return " ".join(pieces).split()
+
+
+def _split_punctuation(token: str) -> list[str]:
+    parts: list[str] = []
+    new_word = True
+    for char in token:
+        if _is_bert_punctuation(char):
+            parts.append(char)
+            new_word = True
+        else:
+            if new_word:
+                parts.append("")
+            parts[-1] += char
+            new_word = False
+    return parts
+
+
+def _is_bert_whitespace(char: str) -> bool:
+    return char in " \t\n\r" or unicodedata.category(char) == "Zs"
+
+
+def _is_bert_control(char: str) -> bool:
+    return char not in "\t\n\r" and unicodedata.category(char).startswith("C")
+
+
+def _is_bert_punctuation(char: str) -> bool:
+    cp = ord(char)
+    if 33 <= cp <= 47 or 58 <= cp <= 64 or 91 <= cp <= 96 or 123 <= cp <= 126:
+        return True
+    return unicodedata.category(char).startswith("P")
+
+
+_CJK_RANGES = (
+    (0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F),
+    (0x2B740, 0x2B81F), (0x2B820, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F),
+)  # fmt: skip
+
+
+def _is_cjk(cp: int) -> bool:
+    return any(low <= cp <= high for low, high in _CJK_RANGES)

@@ -16,7 +16,7 @@ from mte.tasks.spec import FamilyOptions, Task
 QUESTION_ROOM = 32
 NORMALIZATIONS = ("squad", "mlqa")
 # how a context is cut into windows and an answer decoded: Hugging Face's run_qa.py example or
-# XTREME's run_squad.py (mte.families.qa.squad_windows)
+# XTREME's run_squad.py (mte.families.qa.squad_windows; its answers: .squad_answers)
 WINDOWS = ("run_qa", "run_squad")
 # the special tokens of a question-context pair: XLM-R's <s> q </s></s> c </s> (BERT's: 3)
 MOST_PAIR_SPECIALS = 4

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 import torch
 
-from mte.families.qa import squad_windows
+from mte.families.qa import squad_answers
 from mte.families.qa.metrics import qa_normalizer, qa_scores
 from mte.modelling.batching import collate
 from mte.modelling.heads import Head
@@ -75,9 +75,9 @@ class QuestionAnsweringHead(Head):
         if features.get("windows") == "run_squad":
             self.confidence = [None if best is None else best[0] for best in collected]
             return [
-                squad_windows.NO_ANSWER
+                squad_answers.NO_ANSWER
                 if best is None
-                else squad_windows.span_answer(features, *best[1:])
+                else squad_answers.span_answer(features, *best[1:])
                 for best in collected
             ]
         self.confidence = [None if score == float("-inf") else score for score, _ in collected]
@@ -88,7 +88,7 @@ class QuestionAnsweringHead(Head):
         it beats its question's best so far (on a tie, the earlier window: that script sorts
         its candidates stably, window by window)."""
         for row, window in enumerate(indices):
-            span = squad_windows.window_best_span(
+            span = squad_answers.window_best_span(
                 outputs["start_logits"][row].tolist(),
                 outputs["end_logits"][row].tolist(),
                 len(features["input_ids"][window]),
