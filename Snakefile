@@ -15,10 +15,8 @@ if not workflow.config_settings.configfiles:
     configfile: "config/config.yaml"
 
 
-include: "workflow/rules/checks.smk"
-include: "workflow/rules/paths.smk"
-include: "workflow/rules/inputs.smk"
-include: "workflow/rules/targets.smk"
+include: "workflow/rules/common.smk"
+include: "workflow/rules/resources.smk"
 include: "workflow/rules/light.smk"
 include: "workflow/rules/download.smk"
 include: "workflow/rules/model.smk"
@@ -45,11 +43,15 @@ rule all:
     default_target: True
     input:
         # an update of the data lock (update_lock=true) downloads, and does nothing else
-        all_downloads() if config.get("update_lock") else [all_tables(), all_plots()],
+        (
+            TARGETS.downloads(run_downloads(PLAN))
+            if config.get("update_lock")
+            else [TARGETS.tables(), TARGETS.plots()]
+        ),
 
 
 # `make submission`: every submission folder of the run, and the zips its coverage allows
 rule submissions:
     input:
-        submission_targets(),
+        TARGETS.submissions(),
     localrule: True

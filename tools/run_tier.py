@@ -33,8 +33,8 @@ from pathlib import Path
 
 import yaml
 
-from mte.config.keys import variant_key
-from mte.config.queries import models_of
+from mte.config.plan.keys import variant_key
+from mte.config.plan.resolve import models_of
 from mte.config.schema import with_schema_defaults
 from mte.registry import get_task
 

@@ -8,13 +8,23 @@ from pathlib import Path
 
 import pytest
 
-from mte.config.checks import check_config, check_shared_finetunes
-from mte.config.queries import needed_splits, task_languages
-from mte.config.schema import check_schema
+from mte.config.checks import check_config as _check_config
+from mte.config.checks import check_shared_finetunes
+from mte.config.plan.resolve import needed_splits, task_languages
+from mte.config.schema import check_schema, fill_schema_defaults
 from mte.errors import ConfigError
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = REPO / "config" / "schema.yaml"
+
+
+def check_config(config: dict) -> list:
+    """The checks as the workflow runs them: after the schema has filled the defaults (into
+    ``config``, which the test then reads as the workflow would)."""
+    fill_schema_defaults(config, SCHEMA)
+    return _check_config(config)
+
+
 BASE = {
     "models": [{"name": "m", "source": "tiny"}],
     "tasks": {"xnli": {"source": "demo", "eval_split": "test"}},
@@ -30,7 +40,7 @@ def _with(**changes) -> dict:
         *parents, last = dotted.split("__")
         for key in parents:
             node = node[key]
-        node[last] = value
+        node[last] = copy.deepcopy(value)
     return config
 
 
@@ -280,10 +290,20 @@ def test_translated_splits_are_needed_where_the_settings_read_them() -> None:
     ]
 
 
-def _keys(task: str, config: dict) -> tuple[str, str, str]:
-    from mte.config.keys import data_key, tokens_key, variant_key
+def _checked(config: dict) -> dict:
+    """``config`` (its tasks at least) as the workflow reads it: the schema's defaults filled,
+    the demo's model, setting and seed where it names none."""
+    from mte.config.schema import with_schema_defaults
 
-    return data_key(task, config), tokens_key(task, config), variant_key(task, config)
+    base = {key: value for key, value in BASE.items() if key != "tasks"}
+    return with_schema_defaults({**base, **config}, SCHEMA)
+
+
+def _keys(task: str, config: dict) -> tuple[str, str, str]:
+    from mte.config.plan.keys import data_key, tokens_key, variant_key
+
+    checked = _checked(config)
+    return data_key(task, checked), tokens_key(task, checked), variant_key(task, checked)
 
 
 def test_results_folders_part_what_differs_and_share_what_agrees() -> None:
@@ -335,9 +355,9 @@ def test_a_new_pin_or_protocol_version_in_the_spec_is_new_data(monkeypatch) -> N
     monkeypatch.setitem(TASKS, "xnli", dataclasses.replace(xnli, version=2))
     assert _keys("xnli", hub)[0] not in (before[0], after[0])
     # a release: its checksums
-    from mte.config.keys import data_key
+    from mte.config.plan.keys import data_key
 
-    release = {"tasks": {"xquad": {"source": "release"}}}
+    release = _checked({"tasks": {"xquad": {"source": "release"}}})
     first = data_key("xquad", release)
     xquad = TASKS["xquad"]
     files = (dataclasses.replace(xquad.release.files[0], sha256="1" * 64), *xquad.release.files[1:])
@@ -384,12 +404,14 @@ def test_lower_casing_names_the_features_of_the_fine_tune_and_its_evaluators() -
 def test_a_spec_selection_metric_names_its_fine_tunes_folder() -> None:
     """UD-POS models are selected on seqeval F1, not on the accuracy they once were: their
     folder says so, where PAN-X's (selected on its primary metric) is named as before."""
-    from mte.config.keys import _digest, data_key, tokens_params
+    from mte.config.plan.keys import _digest, data_key, tokens_params
 
-    config = {"tasks": {t: {"source": "hub", "hyperparameters": {"epochs": 1}} for t in
-                        ("udpos", "panx")}}  # fmt: skip
+    config = _checked({"tasks": {t: {"source": "hub", "hyperparameters": {"epochs": 1}} for t in
+                                 ("udpos", "panx")}})  # fmt: skip
     for task, extra in (("udpos", {"selection_metric": "seqeval_f1"}), ("panx", {})):
-        decided_by = {"tokens": tokens_params(task, config), "hyperparameters": {"epochs": 1}}
+        hp = config["tasks"][task]["hyperparameters"]
+        assert hp["epochs"] == 1
+        decided_by = {"tokens": tokens_params(task, config), "hyperparameters": hp}
         expected = f"{data_key(task, config)}-{_digest({**decided_by, **extra})}"
         assert _keys(task, config)[2] == expected
 
@@ -402,7 +424,7 @@ def test_lower_casing_is_set_on_the_fine_tune_not_on_its_evaluators() -> None:
 
 
 def test_run_name() -> None:
-    from mte.config.keys import run_name
+    from mte.config.plan.keys import run_name
 
     assert run_name({"run": "paper"}, ["config/xtreme.yaml"]) == "paper"
     assert run_name({}, ["config/xtreme.yaml"]) == "xtreme"
@@ -438,7 +460,7 @@ def test_one_model_on_the_command_line_replaces_the_models(tmp_path: Path) -> No
 
 
 def test_the_xlmr_papers_single_model_selects_on_every_languages_dev_set() -> None:
-    from mte.config.queries import training_splits
+    from mte.config.plan.resolve import training_splits
 
     config = _with(tasks={"xnli": {"source": "hub", "languages": ["en", "de", "sw"]}})
     assert training_splits("xnli", "zero-shot", None, config)["dev"] == [("en", "dev")]
@@ -497,8 +519,8 @@ def test_a_fine_tune_can_start_from_another_tasks_and_is_named_by_it() -> None:
     """``start_from``: MRPC's fine-tunes start from QQP's (a task of the same family and labels);
     their folder names QQP's fine-tune, so another QQP recipe gives MRPC another folder, and
     without the key MRPC's folder is the one of a fine-tune from the pretrained encoder."""
-    from mte.config.keys import variant_key
-    from mte.config.queries import start_from
+    from mte.config.plan.keys import variant_key
+    from mte.config.plan.resolve import start_from
 
     hub = {"source": "hub"}
     config = _with(tasks={"qqp": {**hub}, "mrpc": {**hub, "start_from": "qqp"}})
@@ -506,9 +528,9 @@ def test_a_fine_tune_can_start_from_another_tasks_and_is_named_by_it() -> None:
     check_config(config)
     assert start_from("mrpc", config) == "qqp" and start_from("qqp", config) == ""
     chained = variant_key("mrpc", config)
-    config["tasks"]["qqp"]["hyperparameters"] = {"epochs": 3}
+    config["tasks"]["qqp"]["hyperparameters"]["epochs"] = 3
     assert variant_key("mrpc", config) != chained
-    alone = _with(tasks={"qqp": {**hub}, "mrpc": {**hub}})
+    alone = _checked(_with(tasks={"qqp": {**hub}, "mrpc": {**hub}}))
     assert variant_key("mrpc", alone) not in (chained, variant_key("mrpc", config))
     # both read their own training data
     assert ("en", "train") in needed_splits("mrpc", config)
@@ -553,8 +575,8 @@ def test_another_tasks_fine_tune_must_be_one_this_task_can_use(
 def test_a_task_can_evaluate_another_configured_tasks_fine_tunes() -> None:
     """``models_of`` in the config: MRPC predicted by QQP's fine-tunes reads no training data,
     follows QQP's folder, and may not set the fine-tune's own keys."""
-    from mte.config.keys import variant_key
-    from mte.config.queries import models_of
+    from mte.config.plan.keys import variant_key
+    from mte.config.plan.resolve import models_of
 
     hub = {"source": "hub"}
     config = _with(tasks={"qqp": {**hub}, "mrpc": {**hub, "models_of": "qqp"}})
@@ -562,7 +584,7 @@ def test_a_task_can_evaluate_another_configured_tasks_fine_tunes() -> None:
     assert models_of("mrpc", config) == "qqp" and models_of("xquad", config) == "squad"
     assert needed_splits("mrpc", config) == [("en", "dev")]
     before = variant_key("mrpc", config)
-    config["tasks"]["qqp"]["hyperparameters"] = {"epochs": 3}
+    config["tasks"]["qqp"]["hyperparameters"]["epochs"] = 3
     assert variant_key("mrpc", config) != before
     for own in ("hyperparameters", "start_from"):
         raw = {"tasks": {"qqp": {}, "mrpc": {"models_of": "qqp", own: {"epochs": 1}}}}
@@ -603,7 +625,7 @@ def test_a_retrieval_encoder_is_another_tasks_zero_shot_fine_tune(tmp_path: Path
     not configured, a pooled task with a model that is no dual encoder, a retrieval encoder,
     missing seeds and a dual encoder's layer other than the last are each one error naming
     the key; the encoder names the variant folder."""
-    from mte.config.keys import variant_key
+    from mte.config.plan.keys import variant_key
 
     hub = {"source": "hub", "eval_split": "test"}
     tasks = {"squad": hub, "tatoeba": {**hub, "encoder": "squad"}}
@@ -673,8 +695,8 @@ def test_xtreme_r_reads_lareqa_and_mewslix_lower_cased() -> None:
     SQuAD's QA fine-tune, does not, nor does a dual encoder without the key."""
     import yaml
 
-    from mte.config.keys import tokens_params
-    from mte.config.queries import retrieval_lower_case
+    from mte.config.plan.keys import tokens_params
+    from mte.config.plan.resolve import retrieval_lower_case
     from mte.config.schema import with_schema_defaults
 
     paper = yaml.safe_load((REPO / "config" / "xtreme-r.yaml").read_text(encoding="utf-8"))
@@ -686,6 +708,7 @@ def test_xtreme_r_reads_lareqa_and_mewslix_lower_cased() -> None:
     assert retrieval_lower_case("tatoeba", config) is False
     plain = {"tasks": {"squad_retrieval": {"source": "demo"}, "lareqa": {"source": "demo"}}}
     plain["tasks"]["lareqa"]["encoder"] = "squad_retrieval"
+    plain = _checked(plain)
     assert retrieval_lower_case("lareqa", plain) is False
     assert "do_lower_case" not in tokens_params("squad_retrieval", plain)
 

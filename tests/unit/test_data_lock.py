@@ -12,7 +12,8 @@ import yaml
 
 from mte.config.checks import check_configuration
 from mte.config.datalock import check_local_data, record_downloads
-from mte.config.keys import data_key, data_lock_path, source_key
+from mte.config.plan import build_plan
+from mte.config.plan.keys import data_key, data_lock_path, source_key
 from mte.hub.lock import (
     DataLockError,
     accepted_digest,
@@ -190,7 +191,7 @@ def test_an_accepted_update_changes_the_data_key_and_a_first_record_does_not(
     for split in ("train", "dev", "test"):
         meta = Path(TEMPLATE.format(task="pawsx", data=source, lang="en", split=split))
         metas[split] = _meta(EXAMPLES, meta)
-    lines = record_downloads(config, _meta_of(config), "run.yaml", accept=False)
+    lines = record_downloads(build_plan(config), _meta_of(config), "run.yaml", accept=False)
     assert lines == ["pawsx: 3 download(s) recorded"]
     written = yaml.safe_load(lock_path.read_text(encoding="utf-8"))
     assert written["tasks"]["pawsx"]["source"] == source
@@ -198,16 +199,16 @@ def test_an_accepted_update_changes_the_data_key_and_a_first_record_does_not(
     assert lock_path.read_text(encoding="utf-8").startswith("# The data lock of run.yaml")
     # recorded only: the key is what it was, and the data in its folder agrees
     assert data_key("pawsx", config) == source
-    assert check_local_data(config, _meta_of(config)) == (3, [])
+    assert check_local_data(build_plan(config), _meta_of(config)) == (3, [])
     # nothing new: the lock is not written again
-    assert record_downloads(config, _meta_of(config), "run.yaml", accept=False) == []
+    assert record_downloads(build_plan(config), _meta_of(config), "run.yaml", accept=False) == []
     # the test split downloaded again with other bytes, accepted on purpose
     test_meta = Path(TEMPLATE.format(task="pawsx", data=source, lang="en", split="test"))
     _meta([{**EXAMPLES[0], "label": "contradiction"}], test_meta)
-    agree, problems = check_local_data(config, _meta_of(config))
+    agree, problems = check_local_data(build_plan(config), _meta_of(config))
     assert agree == 2 and len(problems) == 1
     assert "en/test.jsonl holds other data than the data lock" in problems[0]
-    lines = record_downloads(config, _meta_of(config), "run.yaml", accept=True)
+    lines = record_downloads(build_plan(config), _meta_of(config), "run.yaml", accept=True)
     assert lines[0].startswith("pawsx en/test: accepted: examples: sha256")
     renamed = data_key("pawsx", config)
     assert renamed != source and renamed.startswith("files-")

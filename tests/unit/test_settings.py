@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from mte.config.checks import check_config
-from mte.config.queries import (
+from mte.config.plan.resolve import (
     PER_LANGUAGE_SETTINGS,
     TRANSLATION_SETTINGS,
     available_settings,
     evaluation_split,
     model_settings,
 )
-from mte.config.queries import training_splits as splits_of
+from mte.config.plan.resolve import training_splits as splits_of
 from mte.errors import ConfigError
 from mte.tasks.settings import TRANSFER_SETTINGS, model_setting, wildcard_pattern
-from tests.unit.test_config import _with
+from tests.unit.test_config import _with, check_config
 
 LANGUAGES = ["en", "de", "sw"]
 

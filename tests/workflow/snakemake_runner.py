@@ -117,7 +117,7 @@ def data_dir(workdir: Path, task: str) -> Path:
 def variant_of(config: dict, task: str) -> str:
     """The results folder name ({variant}) the workflow gives ``task`` under ``config``: the
     config with the schema's defaults filled in, keyed as mte.config keys it."""
-    from mte.config.keys import variant_key
+    from mte.config.plan.keys import variant_key
     from mte.config.schema import with_schema_defaults
 
     return variant_key(task, with_schema_defaults(config, REPO / "config" / "schema.yaml"))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mte.config.queries import (
+from mte.config.plan.resolve import (
     models_of,
     retrieval_encoder,
     task_languages,

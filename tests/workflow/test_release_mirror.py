@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from mte.config.keys import data_key
+from mte.config.plan.keys import data_key
 from mte.config.schema import with_schema_defaults
 from tests.conftest import REPO, SHARED_DATA
 from tests.workflow.snakemake_runner import job_counts, run_snakemake

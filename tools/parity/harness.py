@@ -268,7 +268,9 @@ def project_features(
         tokenizer,
         examples,
         task,
-        MAX_LENGTH[family],
+        max_length=MAX_LENGTH[family],
+        # XTREME's: a word's label on its first sub-token, run_squad's windows
+        label_subword="first",
         windows="run_squad",
         doc_stride=DOC_STRIDE,
         max_query_length=MAX_QUERY_LENGTH,

@@ -1,6 +1,6 @@
 use rule light_step as aggregate with:
     input:
-        scores=get_task_scores,
+        scores=lambda wc: INPUTS.task_scores(wc.task),
         references=reference_files(),
     output:
         csv=table_path("{task}", "csv"),
@@ -24,17 +24,19 @@ use rule light_step as aggregate with:
     localrule: runs_locally("light")
     params:
         **light_script("aggregate.py"),
-        languages=lambda wc: task_languages(wc.task, config),
+        languages=lambda wc: list(PLAN.task(wc.task).languages),
         statistics=config["statistics"],
         # the data note under the report's table (source, subset)
-        task_config=lambda wc: task_config(wc.task),
+        task_config=lambda wc: thawed(PLAN.task(wc.task).entry),
+        # a retrieval task's encoder (the task whose fine-tunes embed), else None
+        encoder=lambda wc: PLAN.task(wc.task).encoder,
 
 
 # a suite's summary (GLUE; XTREME's summary): its configured tasks side by side, with the
 # suite's average and the published rows (suites are data: the specs' SUITES, mte.registry)
 use rule light_step as summarize with:
     input:
-        scores=get_suite_scores,
+        scores=lambda wc: INPUTS.suite_scores(TARGETS.suite_tasks(wc.suite)),
         references=reference_files(),
     output:
         csv=table_path("{suite}", "csv"),
@@ -57,11 +59,9 @@ use rule light_step as summarize with:
     localrule: runs_locally("light")
     params:
         **light_script("summarize.py"),
-        tasks=lambda wc: suite_tasks(wc.suite),
+        tasks=lambda wc: TARGETS.suite_tasks(wc.suite),
         # tasks run on the bundled demo data: every file of the table says so
-        demo_tasks=lambda wc: [
-            t for t in suite_tasks(wc.suite) if task_config(t).get("source") == "demo"
-        ],
+        demo_tasks=lambda wc: INPUTS.demo_tasks(TARGETS.suite_tasks(wc.suite)),
         # the config's skip_tasks: the table names them among the suite's missing tasks
         skipped=config["skip_tasks"],
 
@@ -71,7 +71,7 @@ use rule light_step as summarize with:
 # every score of the run in one file (mte.steps.run_results)
 use rule light_step as describe_run with:
     input:
-        scores=get_all_scores,
+        scores=lambda wc: INPUTS.suite_scores(TARGETS.evaluated_tasks()),
     output:
         page=report(
             RUN_PROVENANCE,
@@ -93,7 +93,7 @@ use rule light_step as describe_run with:
 # language metadata against the scores, and the scorers' breakdowns (mte.steps.analyses)
 use rule light_step as analyze with:
     input:
-        scores=get_all_scores,
+        scores=lambda wc: INPUTS.suite_scores(TARGETS.evaluated_tasks()),
     output:
         page=report(
             RUN_ANALYSES_PAGE,
@@ -110,6 +110,4 @@ use rule light_step as analyze with:
     localrule: runs_locally("light")
     params:
         **light_script("analyze.py"),
-        demo_tasks=lambda wc: [
-            t for t in evaluated_tasks() if task_config(t).get("source") == "demo"
-        ],
+        demo_tasks=lambda wc: INPUTS.demo_tasks(TARGETS.evaluated_tasks()),

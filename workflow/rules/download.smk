@@ -1,3 +1,11 @@
+def get_download_inputs(wc):
+    """A download's inputs (mte.config.plan.inputs.JobInputs.download), a release's fetched
+    record marked ancient: a language added later fetches its files without rerunning the
+    languages read before."""
+    kind, paths = INPUTS.download(wc)
+    return [ancient(path) for path in paths] if kind == "release" else paths
+
+
 # a split of a task's released data (or its hub rows), where the network is (run_locally)
 rule download:
     input:
@@ -19,13 +27,11 @@ rule download:
         **job_resources("prepare"),
     params:
         code=code_of("download.py", "read"),
-        source=lambda wc: source_params(wc.task, wc.split),
-        translation=translation_params,
+        source=INPUTS.source_params,
+        translation=INPUTS.translation_params,
         # the data lock's file and the task's records in it (docs/data-sources.md)
-        lock=lambda wc: {
-            "path": config["data_lock"],
-            "source": source_key(wc.task, config),
-        },
+        lock=INPUTS.lock_params,
+        device=config["device"],
     script:
         "../scripts/download.py"
 
@@ -35,7 +41,7 @@ rule download:
 # fetch_translation_model where the network is)
 use rule download as translate with:
     input:
-        unpack(get_translation_inputs),
+        unpack(INPUTS.translation),
     log:
         log_path("translate", DATA_JOB),
     benchmark:
@@ -87,7 +93,7 @@ rule fetch_release:
         **job_resources("prepare"),
     params:
         code=code_of("fetch_release.py"),
-        languages=lambda wc: release_languages(wc.task, config),
+        languages=lambda wc: PLAN.release_languages(wc.task),
         folder=lambda wc: RELEASE_DIR.format(task=wc.task),
         mirror=config["release_mirror"],
     script:

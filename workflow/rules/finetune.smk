@@ -1,8 +1,8 @@
 rule finetune:
     input:
-        model=get_start_model,
-        train=get_training_features("train"),
-        dev=get_training_features("dev"),
+        model=INPUTS.start_model,
+        train=INPUTS.training_features("train"),
+        dev=INPUTS.training_features("dev"),
     output:
         directory(FINETUNED),
     log:
@@ -18,10 +18,12 @@ rule finetune:
         **job_resources("finetune"),
     params:
         code=code_of("finetune.py", "model"),
-        hp=lambda wc: run_hyperparameters(wc.task, wc.setting),
+        hp=INPUTS.hyperparameters,
         # outside the output, so that a failed or killed job keeps it and a rerun resumes
-        checkpoints=lambda wc: f"{run_dir(wc)}/checkpoints",
+        checkpoints=lambda wc: f"{INPUTS.run_dir(wc)}/checkpoints",
+        start_task=INPUTS.start_task,
         device=config["device"],
+        precision=config["training_precision"],
     script:
         "../scripts/finetune.py"
 
@@ -39,6 +41,8 @@ use rule finetune as finetune_per_language with:
         setting=wildcard_pattern(per_language=True),
     params:
         code=code_of("finetune.py", "model"),
-        hp=lambda wc: run_hyperparameters(wc.task, wc.setting),
-        checkpoints=lambda wc: f"{run_dir(wc)}/checkpoints/{wc.lang}",
+        hp=INPUTS.hyperparameters,
+        checkpoints=lambda wc: f"{INPUTS.run_dir(wc)}/checkpoints/{wc.lang}",
+        start_task=INPUTS.start_task,
         device=config["device"],
+        precision=config["training_precision"],

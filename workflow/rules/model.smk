@@ -13,6 +13,6 @@ rule prepare_model:
         **job_resources("prepare"),
     params:
         code=code_of("prepare_model.py"),
-        model=lambda wc: model_entry(wc.model),
+        model=lambda wc: thawed(PLAN.model(wc.model).entry),
     script:
         "../scripts/prepare_model.py"

@@ -1,6 +1,6 @@
 use rule light_step as plot_heatmap with:
     input:
-        scores=get_model_setting_scores,
+        scores=lambda wc: INPUTS.model_setting_scores(wc.model, wc.setting),
     output:
         report(
             plot_path("{model}/heatmap_{setting}"),
@@ -20,7 +20,7 @@ use rule light_step as plot_heatmap with:
 
 use rule light_step as plot_transfer_gaps with:
     input:
-        scores=get_all_scores,
+        scores=lambda wc: INPUTS.suite_scores(TARGETS.evaluated_tasks()),
     output:
         report(
             plot_path("transfer_gaps"),
@@ -42,7 +42,7 @@ use rule light_step as plot_transfer_gaps with:
 # context compared language by language
 use rule light_step as plot_language_gaps with:
     input:
-        scores=get_task_scores,
+        scores=lambda wc: INPUTS.task_scores(wc.task),
     output:
         report(
             plot_path("{task}_gaps_per_language"),
@@ -62,7 +62,7 @@ use rule light_step as plot_language_gaps with:
 
 use rule light_step as plot_against_published with:
     input:
-        scores=get_model_task_scores,
+        scores=lambda wc: INPUTS.model_task_scores(wc.model, wc.task, wc.setting),
         references=reference_files(),
     output:
         report(

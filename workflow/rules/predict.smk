@@ -1,7 +1,7 @@
 rule predict:
     input:
-        model=get_finetuned_model,
-        features=get_evaluated_features,
+        model=INPUTS.finetuned_model,
+        features=INPUTS.evaluated_features,
     output:
         PREDICTIONS,
         machine=PREDICTION_MACHINE,
@@ -19,7 +19,7 @@ rule predict:
         **job_resources("predict"),
     params:
         code=code_of("predict.py", "model"),
-        batch_size=lambda wc: hyperparameters(wc.task)["eval_batch_size"],
+        batch_size=INPUTS.eval_batch_size,
         device=config["device"],
         precision=config["inference_precision"],
     script:
@@ -31,8 +31,8 @@ rule predict:
 rule prompt:
     input:
         model=MODEL,
-        demonstrations=get_demonstration_data,
-        test=get_evaluated_gold,
+        demonstrations=INPUTS.demonstrations,
+        test=INPUTS.evaluated_gold,
     output:
         PREDICTIONS,
         machine=PREDICTION_MACHINE,
@@ -62,8 +62,8 @@ rule prompt:
 # searches it
 rule embed_pool:
     input:
-        data=get_pool_data,
-        model=get_retrieval_model,
+        data=INPUTS.pool_data,
+        model=INPUTS.retrieval_model,
         base_model=MODEL,
     output:
         vectors=POOL_VECTORS,
@@ -82,9 +82,8 @@ rule embed_pool:
         **job_resources("embed"),
     params:
         code=code_of("embed_pool.py"),
-        languages=lambda wc: task_languages(wc.task, config),
-        layers=lambda wc: task_config(wc.task)["layers"],
-        batch_size=lambda wc: task_config(wc.task)["batch_size"],
+        languages=INPUTS.pool_languages,
+        options=INPUTS.retrieval_options,
         device=config["device"],
         precision=config["inference_precision"],
     script:
@@ -95,8 +94,8 @@ rule embed_pool:
 # setting)
 rule retrieve:
     input:
-        unpack(get_retrieval_data),
-        model=get_retrieval_model,
+        unpack(INPUTS.retrieval_data),
+        model=INPUTS.retrieval_model,
         base_model=MODEL,
     output:
         PREDICTIONS,
@@ -115,8 +114,7 @@ rule retrieve:
         **job_resources("embed"),
     params:
         code=code_of("retrieve.py"),
-        layers=lambda wc: task_config(wc.task)["layers"],
-        batch_size=lambda wc: task_config(wc.task)["batch_size"],
+        options=INPUTS.retrieval_options,
         device=config["device"],
         precision=config["inference_precision"],
     script:

@@ -2,8 +2,8 @@
 # into each language, beside the human translation of the same items
 use rule predict as predict_pseudo_test with:
     input:
-        model=get_finetuned_model,
-        features=get_pseudo_test_features,
+        model=INPUTS.finetuned_model,
+        features=INPUTS.pseudo_test_features,
     output:
         PSEUDO_TEST_PREDICTIONS,
         machine=PSEUDO_TEST_MACHINE,
@@ -19,11 +19,11 @@ use rule score as score_pseudo_test with:
     input:
         predictions=PSEUDO_TEST_PREDICTIONS,
         machine=PSEUDO_TEST_MACHINE,
-        gold=get_pseudo_test_gold,
+        gold=INPUTS.pseudo_test_gold,
         base_model=MODEL,
-        model=get_finetuned_model,
-        dev_gold=get_dev_gold,
-        data_meta=get_pseudo_test_data_meta,
+        model=INPUTS.finetuned_model,
+        dev_gold=INPUTS.dev_gold,
+        data_meta=INPUTS.pseudo_test_data_meta,
     output:
         PSEUDO_TEST_SCORES,
     log:
@@ -36,15 +36,15 @@ use rule score as score_pseudo_test with:
     params:
         code=code_of("score.py", "score"),
         split="pseudo-test",
-        statistics=score_statistics(),
+        statistics=INPUTS.score_statistics(),
 
 
 use rule light_step as pseudo_test_table with:
     input:
-        human=get_pseudo_test_inputs(SCORES),
-        pseudo=get_pseudo_test_inputs(PSEUDO_TEST_SCORES),
-        human_data=get_pseudo_test_data(eval_split),
-        pseudo_data=get_pseudo_test_data(lambda task: "pseudo-test"),
+        human=lambda wc: INPUTS.pseudo_test_scores(wc.task, SCORES),
+        pseudo=lambda wc: INPUTS.pseudo_test_scores(wc.task, PSEUDO_TEST_SCORES),
+        human_data=lambda wc: INPUTS.pseudo_test_data(wc.task, PLAN.task(wc.task).eval_split),
+        pseudo_data=lambda wc: INPUTS.pseudo_test_data(wc.task, "pseudo-test"),
     output:
         csv=report(
             table_path("{task}_pseudo_test", "csv"),
@@ -60,4 +60,4 @@ use rule light_step as pseudo_test_table with:
     localrule: runs_locally("light")
     params:
         **light_script("pseudo_test.py"),
-        languages=lambda wc: pseudo_test_languages(wc.task),
+        languages=lambda wc: INPUTS.pseudo_test_languages(wc.task),

@@ -5,7 +5,7 @@
 
 use rule light_step as submission with:
     input:
-        get_submission_files,
+        INPUTS.submission_files,
     output:
         directory(SUBMISSION),
     log:
@@ -17,7 +17,7 @@ use rule light_step as submission with:
     localrule: runs_locally("light")
     params:
         **light_script("submission.py"),
-        entries=submission_entries,
+        entries=INPUTS.submission_entries,
 
 
 use rule light_step as submission_zip with:

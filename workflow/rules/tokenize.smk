@@ -1,6 +1,6 @@
 rule tokenize:
     input:
-        data=get_data,
+        data=INPUTS.data,
         model=MODEL,
     output:
         FEATURES,
@@ -21,8 +21,6 @@ rule tokenize:
         tokenize_slots=1,
     params:
         code=code_of("tokenize_examples.py", "features"),
-        max_length=lambda wc: hyperparameters(wc.task)["max_length"],
-        label_subword=lambda wc: label_subword(wc.task),
-        doc_stride=lambda wc: task_config(model_task(wc.task)).get("doc_stride", 128),
+        options=INPUTS.tokenization,
     script:
         "../scripts/tokenize_examples.py"

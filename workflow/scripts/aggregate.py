@@ -1,7 +1,6 @@
 """Rule aggregate: a task's score files into its table (CSV, Markdown, LaTeX, HTML), with published
 numbers and deltas for the models that have them."""
 
-from mte.config.queries import retrieval_encoder
 from mte.io import read_json, write_json, write_text
 from mte.published import load_references
 from mte.registry import family_of, get_task
@@ -21,7 +20,7 @@ with rule_logging(snakemake) as log:
     options = snakemake.params.statistics
     table, marks = with_statistics(table, scores, kind, task.primary_metric, languages, options)
     title = f"{task.title} ({task.primary_metric}, %)"
-    if encoder := retrieval_encoder(task.name, snakemake.config):
+    if encoder := snakemake.params.encoder:
         # Tatoeba as XTREME-R's run_tatoeba.sh runs it: not the pretrained encoder's figures
         title = f"{task.title}, embedded by {get_task(encoder).title}'s zero-shot fine-tunes "
         title += f"({task.primary_metric}, %)"

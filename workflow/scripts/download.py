@@ -19,7 +19,7 @@ with rule_logging(snakemake) as log:
             params.translation["options"],
             tuple(params.translation["languages"]),
             model_dir=snakemake.input.get("translator"),
-            device=snakemake.config["device"],
+            device=params.device,
         )
     else:
         task = get_task(wc.task)
@@ -35,6 +35,8 @@ with rule_logging(snakemake) as log:
                 f"{wc.lang}/{wc.split}",
                 entry_of(origin),
                 snakemake.output.data,
+                # the one value a script reads from the config: as a param, an update's
+                # true and the next run's false would each rerun every download
                 accept=bool(snakemake.config.get("update_lock")),
             )
         except Exception:

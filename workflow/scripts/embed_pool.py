@@ -3,7 +3,6 @@ sentences; Mewsli-X: its candidate set), embedded once for every language's quer
 
 import numpy as np
 
-from mte.config.queries import retrieval_lower_case
 from mte.errors import MteError
 from mte.io import write_json
 from mte.registry import family_of, get_task
@@ -12,14 +11,12 @@ from mte.runtime.logs import rule_logging, summary
 with rule_logging(snakemake) as log:
     task, params = get_task(snakemake.wildcards.task), snakemake.params
     options = {
-        "layers": params.layers,
-        "batch_size": params.batch_size,
+        # layers, batch_size, tokenization, do_lower_case (read lower-cased where the encoder's
+        # fine-tune read its texts so): the plan's (mte.config.plan.inputs.retrieval_options)
+        **params.options,
         "device": params.device,
         "precision": params.precision,
-        "tokenization": snakemake.config["tokenization"],
-        # read lower-cased where the encoder's fine-tune read its texts so
-        "do_lower_case": retrieval_lower_case(task.name, snakemake.config),
-        # the pretrained model's record says how it embeds, unless a fine-tune says otherwise
+        # the pretrained model's record says how it embeds, a fine-tune of it included
         "base_model": snakemake.input.base_model,
     }
     inputs, languages = list(snakemake.input.data), list(params.languages)

@@ -1,7 +1,6 @@
 """Rule finetune: one model x task x setting x seed (x language for in-language and
 translate-train)."""
 
-from mte.config.queries import start_from
 from mte.modelling.hyperparameters import HyperParameters
 from mte.runtime.logs import announce, rule_logging, summary
 from mte.steps.finetune import finetune, selection_summary
@@ -19,10 +18,7 @@ with rule_logging(snakemake) as log:
         ),
         seed=int(snakemake.wildcards.seed),
         device=snakemake.params.device,
-        # read here, not as a param: like device, it is resolved on the machine, and a new
-        # param would make Snakemake redo every fine-tune written before it existed
-        precision=snakemake.config["training_precision"],
-        # read here, not as a param, for the same reason (its value names the run's folder)
-        start_task=start_from(snakemake.wildcards.task, snakemake.config),
+        precision=snakemake.params.precision,
+        start_task=snakemake.params.start_task,
     )
     summary(selection_summary(record))

@@ -1,7 +1,6 @@
 """Rule retrieve: Tatoeba neighbours, BUCC candidate pairs, LAReQA answers or Mewsli-X entities
 from the pretrained encoder (or, for Tatoeba and BUCC, another task's fine-tune of it)."""
 
-from mte.config.queries import retrieval_lower_case
 from mte.io import read_jsonl, write_json, write_jsonl
 from mte.registry import family_of, get_task
 from mte.runtime.logs import rule_logging, summary
@@ -15,13 +14,11 @@ with rule_logging(snakemake) as log:
         if split in snakemake.input.keys()
     }
     options = {
-        "layers": params.layers,
-        "batch_size": params.batch_size,
+        # layers, batch_size, tokenization, do_lower_case (read lower-cased where the encoder's
+        # fine-tune read its texts so): the plan's (mte.config.plan.inputs.retrieval_options)
+        **params.options,
         "device": params.device,
         "precision": params.precision,
-        "tokenization": snakemake.config["tokenization"],
-        # read lower-cased where the encoder's fine-tune read its texts so
-        "do_lower_case": retrieval_lower_case(task.name, snakemake.config),
         # the pretrained model's record says how it embeds, a fine-tune of it included
         "base_model": snakemake.input.base_model,
     }

@@ -1,6 +1,5 @@
 """Rule tokenize: canonical examples into model-specific features."""
 
-from mte.config.queries import models_of
 from mte.hub.models import load_tokenizer
 from mte.io import read_jsonl
 from mte.modelling.features import save_features
@@ -10,33 +9,20 @@ from mte.steps.featurize import tokenize_examples
 
 with rule_logging(snakemake) as log:
     task = get_task(snakemake.wildcards.task)
-    # the fine-tune's task decides it (SQuAD's for XQuAD); it names the features' folder, so
-    # it is read here rather than as a param (a new param would redo every tokenisation)
-    owner = snakemake.config["tasks"][models_of(task.name, snakemake.config) or task.name]
-    tokenization = snakemake.config["tokenization"]
+    # the fine-tune's task decides them (SQuAD's for XQuAD): mte.config.plan.records.Tokenization
+    options = dict(snakemake.params.options)
     tokenizer = load_tokenizer(
-        snakemake.input.model, owner.get("do_lower_case", False), tokenization
+        snakemake.input.model, options["do_lower_case"], options["tokenization"]
     )
     examples = read_jsonl(snakemake.input.data)
-    features = tokenize_examples(
-        tokenizer,
-        examples,
-        task,
-        snakemake.params.max_length,
-        label_subword=snakemake.params.label_subword,
-        doc_stride=snakemake.params.doc_stride,
-        windows=owner.get("windows", "run_qa"),
-        max_query_length=owner.get("max_query_length", 64),
-        do_lower_case=owner.get("do_lower_case", False),
-        training=snakemake.wildcards.split in ("train", "translate-train"),
-        tokenization=tokenization,
-    )
+    training = snakemake.wildcards.split in ("train", "translate-train")
+    features = tokenize_examples(tokenizer, examples, task, training=training, **options)
     save_features(features, snakemake.output[0])
     if features.get("windows") == "run_squad":
         log.info(
             "run_squad windows: %d sub-tokens between window starts, questions cut to %d",
-            snakemake.params.doc_stride,
-            owner.get("max_query_length", 64),
+            options["doc_stride"],
+            options["max_query_length"],
         )
     summary(
         "%d examples, %d inputs of at most %d sub-tokens; %d pairs truncated, %d sentences split",

@@ -27,8 +27,15 @@ from mte.modelling.hyperparameters import HyperParameters
 from mte.registry import TASKS
 from mte.steps.featurize import tokenize_examples
 from mte.steps.finetune import finetune
+from tests.plan_helper import tokenization_options
 
 TASK = TASKS["squad_retrieval"]
+
+
+def _options(max_length: int, max_query_length: int) -> dict:
+    return tokenization_options(TASK.name, max_length=max_length, max_query_length=max_query_length)
+
+
 CONTEXT = "Paris is big. It has a tower.\nRome is old."
 # (id, question, answer text, its start): the tower's sentence; Rome's; an answer starting on
 # the space between two sentences (no sentence holds it); an answer whose text is not at its
@@ -105,7 +112,7 @@ def pairs() -> list[dict]:
 
 def test_features_cut_questions_and_answers_apart(tiny_model: Path, pairs: list) -> None:
     tokenizer = AutoTokenizer.from_pretrained(tiny_model)
-    features = tokenize_examples(tokenizer, pairs, TASK, 12, max_query_length=5)
+    features = tokenize_examples(tokenizer, pairs, TASK, training=False, **_options(12, 5))
     assert features["ids"] == ["p0", "p1", "p2", "p3"]
     assert max(len(ids) for ids in features["input_ids"]) == 5
     assert max(len(ids) for ids in features["answer_input_ids"]) == 12
@@ -119,7 +126,7 @@ def test_the_loss_is_each_questions_softmax_over_the_batchs_answers(
     tiny_model: Path, pairs: list
 ) -> None:
     tokenizer = AutoTokenizer.from_pretrained(tiny_model)
-    features = tokenize_examples(tokenizer, pairs, TASK, 32, max_query_length=16)
+    features = tokenize_examples(tokenizer, pairs, TASK, training=False, **_options(32, 16))
     model = DualEncoderModel.from_pretrained(tiny_model).eval()
     assert model.logit_scale.item() == 100.0
     head = DualEncoderHead(TASK)
@@ -148,7 +155,7 @@ def test_a_fine_tune_trains_the_scale_and_embeds_with_its_pooler(
     tokenizer = AutoTokenizer.from_pretrained(tiny_model)
     paths = {}
     for split in ("train", "dev"):
-        features = tokenize_examples(tokenizer, pairs, TASK, 32, max_query_length=16)
+        features = tokenize_examples(tokenizer, pairs, TASK, training=False, **_options(32, 16))
         paths[split] = tmp_path / f"{split}.pt"
         save_features(features, paths[split])
     hp = HyperParameters.from_config(

@@ -36,7 +36,7 @@ def run_config(configfiles: Sequence[str], overrides: Sequence[str]) -> dict:
 
 def report_path(directory: Path, configfiles: Sequence[str], overrides: Sequence[str]) -> Path:
     """results/runs/{run}/report.html of the run, in ``directory`` (the working directory)."""
-    from mte.config.keys import run_name
+    from mte.config.plan.keys import run_name
 
     run = run_name(run_config(configfiles, overrides), list(configfiles))
     return directory / "results" / "runs" / run / "report.html"

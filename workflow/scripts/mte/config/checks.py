@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mte.config.keys import release_languages
-from mte.config.queries import (
+from mte.config.plan.keys import release_languages
+from mte.config.plan.resolve import (
     ALL_LANGUAGES,
     PRETRAINED,
     SETTINGS,
@@ -97,8 +97,9 @@ def needed_tasks(task_name: str, config: dict[str, Any]) -> dict[str, str]:
     task_cfg = config["tasks"][task_name]
     needed = {
         "models_of": models_of(task_name, config),
-        "encoder": task_cfg.get("encoder", PRETRAINED) if isinstance(task_cfg, dict) else "",
-        "start_from": task_cfg.get("start_from", "") if isinstance(task_cfg, dict) else "",
+        # read before the schema's defaults too (skip_tasks): absent, no other task is named
+        "encoder": task_cfg.get("encoder") if isinstance(task_cfg, dict) else None,
+        "start_from": task_cfg.get("start_from") if isinstance(task_cfg, dict) else None,
     }
     return {
         other: key
@@ -308,8 +309,7 @@ def _check_encoder(task: Any, encoder: str, key: str, config: dict[str, Any]) ->
             f"model or a dual encoder's fine-tune ({', '.join(dual_encoder_tasks())}), "
             f"not {other.title}'s",
         )
-    # absent before the schema's defaults are filled in: the default, [model, xtreme]
-    layers = config["tasks"][task.name].get("layers") or ["model", "xtreme"]
+    layers = config["tasks"][task.name]["layers"]
     if dual and list(layers) != ["model"]:
         raise ConfigError(
             f"{key.rsplit('.', 1)[0]}.layers",
@@ -411,7 +411,7 @@ def _check_source(task: Any, config: dict[str, Any]) -> None:
         return
     for language, split in needed_splits(task.name, config):
         if split in TRANSLATED_SPLITS:
-            if task_cfg["translations"].get("source", "files") == "files":
+            if task_cfg["translations"]["source"] == "files":
                 resolve_files(task, task_cfg, language, split)
         elif task_cfg["source"] in ("files", "demo"):
             resolve_files(task, task_cfg, language, split)
@@ -462,7 +462,7 @@ def _check_translations(
             f"'{what}' needs machine translations: give tasks.{task.name}.translations "
             "(path to translation files, or model)",
         )
-    if translations.get("source", "files") == "model":
+    if translations["source"] == "model":
         if not translations.get("model"):
             raise ConfigError(f"{key}.translations.model", "source 'model' needs 'model'")
         if not family_of(task).model_translatable:

@@ -8,8 +8,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from mte.config.keys import source_key
-from mte.config.queries import needed_splits
+from mte.config.plan import RunPlan
 from mte.hub.lock import (
     differences,
     entry_of,
@@ -22,29 +21,32 @@ from mte.io import read_json
 from mte.tasks.spec import TRANSLATED_SPLITS
 
 
-def run_downloads(config: dict[str, Any]) -> Iterator[tuple[str, str, str]]:
-    """(task, language, split) of every download a run of ``config`` reads (the translated
+def run_downloads(plan: RunPlan) -> Iterator[tuple[str, str, str]]:
+    """(task, language, split) of every download a run of ``plan`` reads (the translated
     splits are made, not downloaded: they are not locked)."""
-    for task in config["tasks"]:
-        pairs = dict.fromkeys(needed_splits(task, config))
-        for language, split in pairs:
+    for task in plan.tasks.values():
+        for language, split in task.needed_splits:
             if split not in TRANSLATED_SPLITS:
-                yield task, language, split
+                yield task.name, language, split
 
 
 def check_local_data(
-    config: dict[str, Any], meta_of: Callable[[str, str, str], str]
+    plan: RunPlan, meta_of: Callable[[str, str, str], str]
 ) -> tuple[int, list[str]]:
     """Hold the data already downloaded into the run's folders (``meta_of(task, lang, split)``:
     the data record's path, the workflow's ``data_meta``) to the lock: the number that agree
     with an entry, and one line for each that does not (a lock pulled from a teammate whose
     data differs from what this checkout downloaded before it). Tasks the lock does not record
     are passed over without a look at their files."""
-    path = config.get("data_lock")
+    path = plan.data_lock
     lock = read_lock(path)
-    records = {task: task_record(lock, task, source_key(task, config)) for task in lock["tasks"]}
+    records = {
+        task: task_record(lock, task, plan.source_key(task))
+        for task in lock["tasks"]
+        if task in plan.tasks
+    }
     agree, problems = 0, []
-    for task, language, split in run_downloads(config):
+    for task, language, split in run_downloads(plan):
         locked = (records.get(task) or {}).get("splits", {}).get(f"{language}/{split}")
         if locked is None:
             continue
@@ -65,19 +67,19 @@ def check_local_data(
 
 
 def record_downloads(
-    config: dict[str, Any], meta_of: Callable[[str, str, str], str], config_name: str, accept: bool
+    plan: RunPlan, meta_of: Callable[[str, str, str], str], config_name: str, accept: bool
 ) -> list[str]:
     """At the end of a run: add each download of the run not yet in the lock; with ``accept``
     (``update_lock``), replace entries whose bytes differ and remove the data accepted from the
     folder named before (its key changes with the lock). Returns what changed, one line each;
     the lock is written only where something did."""
-    path = config.get("data_lock")
+    path = plan.data_lock
     if not path:
         return []
     lock = read_lock(path)
     reads: dict[str, dict[str, dict[str, Any]]] = {}
     metas: dict[tuple[str, str], Path] = {}
-    for task, language, split in run_downloads(config):
+    for task, language, split in run_downloads(plan):
         meta = Path(meta_of(task, language, split))
         if meta.is_file():
             part = f"{language}/{split}"
@@ -85,7 +87,7 @@ def record_downloads(
             metas[task, part] = meta
     lines = []
     for task, parts in reads.items():
-        changed, accepted = merge_task(lock, task, source_key(task, config), parts, accept)
+        changed, accepted = merge_task(lock, task, plan.source_key(task), parts, accept)
         lines += changed
         for part in accepted:
             # the bytes now belong to the folder the new key names: none left under the old

@@ -9,7 +9,7 @@ the commit a hub revision resolved to, the SHA-256 and count of the canonical ex
 download step wrote, and the digest of each file read (the hub's LFS SHA-256 or git blob id, or
 the SHA-256 of a local file). A later download of the same source whose bytes differ stops with
 both sums; ``update_lock`` accepts them on purpose, and the accepted data's digest then enters
-the task's data key (mte.config.keys.data_key), so the results made from it are named apart.
+the task's data key (mte.config.plan.keys.data_key), so the results made from it are named apart.
 
 A pin names what to read; the lock says what was read. MTEB and the hub's own clients stop at
 the pin: a parquet export whose commits are squashed away, a branch that moves, or a file

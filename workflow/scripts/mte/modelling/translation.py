@@ -159,9 +159,10 @@ def translate_examples(
         source,
         target,
         revision=options.get("revision"),
-        batch_size=options.get("batch_size", 16),
-        num_beams=options.get("num_beams", 4),
-        max_length=options.get("max_length", 256),
+        # the schema's defaults (translations: batch_size, num_beams, max_length) are filled
+        batch_size=options["batch_size"],
+        num_beams=options["num_beams"],
+        max_length=options["max_length"],
         model_dir=model_dir,
         device=device,
     )

@@ -7,24 +7,14 @@ from typing import Any
 from mte.registry import family_of
 from mte.tasks.spec import Task
 
-# what a family's tokenisation reads besides ``max_length``, and its value when not given
-TOKENIZE_DEFAULTS = {
-    "label_subword": "first",
-    "doc_stride": 128,
-    "training": False,
-    "windows": "run_qa",
-    "max_query_length": 64,
-    "do_lower_case": False,
-    "tokenization": "paper",
-}
-
 
 def tokenize_examples(
-    tokenizer: Any, examples: list[dict[str, Any]], task: Task, max_length: int, **options: Any
+    tokenizer: Any, examples: list[dict[str, Any]], task: Task, *, training: bool, **options: Any
 ) -> dict[str, Any]:
-    """Features of the task's family. ``options``: ``label_subword`` (tagging), ``doc_stride``,
-    ``windows``, ``max_query_length`` and ``do_lower_case`` (QA windows and answer text),
-    ``training`` (the split fine-tunes), ``tokenization`` (``paper``: the special tokens of
-    XTREME's scripts too; see mte.hub.models.TOKENIZATIONS)."""
-    chosen = {**TOKENIZE_DEFAULTS, **options, "max_length": max_length}
-    return family_of(task).tokenize(tokenizer, examples, task, chosen)
+    """Features of the task's family. ``training``: the split fine-tunes. ``options``: the
+    task's tokenisation, every field of mte.config.plan.records.Tokenization (the checked
+    config's values: ``max_length``, ``label_subword`` for tagging, ``doc_stride``, ``windows``,
+    ``max_query_length`` and ``do_lower_case`` for QA windows and answer text,
+    ``tokenization``: ``paper`` for the special tokens of XTREME's scripts too, see
+    mte.hub.models.TOKENIZATIONS); none has a default here: the schema holds them."""
+    return family_of(task).tokenize(tokenizer, examples, task, {**options, "training": training})

@@ -55,7 +55,7 @@ def label_demo(texts: dict[str, str], warning: str) -> dict[str, str]:
 
 
 def _origin(task: Task, task_config: dict[str, Any]) -> str:
-    source = task_config.get("source", "hub")
+    source = task_config["source"]
     if source == "demo":
         return "demo files bundled with the package (workflow/scripts/mte/demo)"
     if source == "hub":

@@ -83,8 +83,8 @@ def _encoder(model_dir: str | Path, options: dict[str, Any]) -> tuple[Any, Any, 
         options["precision"],
         options.get("base_model"),
         options.get("xtreme_layers"),
-        options.get("tokenization", "paper"),
-        options.get("do_lower_case", False),
+        options["tokenization"],
+        options["do_lower_case"],
     )
 
 

@@ -1,5 +1,11 @@
-# Every file the workflow writes, named once: rules take their outputs, logs and benchmarks
-# from these templates, and input functions and targets fill the same templates.
+"""Every file the workflow writes, named once: the rules take their outputs, logs and benchmarks
+from these templates, and the job inputs and targets (mte.config.plan.inputs, .targets) fill the
+same templates with the plan's folder keys (:class:`RunFiles`)."""
+
+from __future__ import annotations
+
+from mte.config.plan.run import RunPlan
+from mte.tasks.settings import TRANSFER_SETTINGS
 
 # a task's data, read once: resources/data/{task}/{data}/ (hub, demo, files-1a2b3c4d)
 DATA = "resources/data/{task}/{data}/{lang}/{split}.jsonl"
@@ -65,70 +71,55 @@ POOL_JOB = f"{RUN_JOB}/pool"
 SUBMISSION_JOB = "{run}/{model}/{setting}/seed{seed}/{board}"
 
 
-def log_path(folder, job):
+def log_path(folder: str, job: str) -> str:
     return f"results/logs/{folder}/{job}.log"
 
 
-def benchmark_path(folder, job):
+def benchmark_path(folder: str, job: str) -> str:
     return f"results/benchmarks/{folder}/{job}.tsv"
 
 
-def table_path(name, ext, run="{run}"):
+def table_path(name: str, ext: str, run: str = "{run}") -> str:
     """A table of a run; ``name`` a task, a suite, or a rule's wildcard (``{task}``)."""
     return TABLE.format(run=run, name=name, ext=ext)
 
 
-def plot_path(name, run="{run}"):
+def plot_path(name: str, run: str = "{run}") -> str:
     return PLOT.format(run=run, name=name)
 
 
-def data_path(task, lang, split, template=DATA):
-    return template.format(task=task, data=data_of(task), lang=lang, split=split)
+class RunFiles:
+    """The templates filled for one run: each task's folders are its plan's keys."""
 
+    def __init__(self, plan: RunPlan) -> None:
+        self.plan = plan
 
-def data_meta(task, lang, split):
-    return data_path(task, lang, split, DATA_META)
+    def data(self, task: str, lang: str, split: str, template: str = DATA) -> str:
+        """A task's data folder: resources/data/{task}/{data}/ (hub, demo, files-1a2b3c4d)."""
+        return template.format(task=task, data=self.plan.data_key(task), lang=lang, split=split)
 
+    def data_meta(self, task: str, lang: str, split: str) -> str:
+        return self.data(task, lang, split, DATA_META)
 
-def features_path(model, task, lang, split):
-    return FEATURES.format(
-        model=model, task=task, tokens=tokens_of(task), lang=lang, split=split
-    )
+    def features(self, model: str, task: str, lang: str, split: str) -> str:
+        """A task's features folder: its data and its tokenisation."""
+        tokens = self.plan.tokens_key(task)
+        return FEATURES.format(model=model, task=task, tokens=tokens, lang=lang, split=split)
 
+    def variant(self, task: str, setting: str = "zero-shot") -> str:
+        """A task's results folder: results/{model}/{task}/{variant}/ (data, hyper-parameters);
+        the in-context setting's has the demonstrations' data and the prompting options
+        instead."""
+        if TRANSFER_SETTINGS[setting].prompted:
+            return self.plan.prompted_variant_key(task)
+        return self.plan.variant_key(task)
 
-def run_path(template, model, task, setting, seed, **more):
-    """``template`` (a RUN_DIR path) of one run of a task, in its results variant."""
-    return template.format(
-        model=model,
-        task=task,
-        variant=variant_of(task, setting),
-        setting=setting,
-        seed=seed,
-        **more,
-    )
+    def run(self, template: str, model: str, task: str, setting: str, seed, **more) -> str:
+        """``template`` (a RUN_DIR path) of one run of a task, in its results variant."""
+        variant = self.variant(task, setting)
+        return template.format(
+            model=model, task=task, variant=variant, setting=setting, seed=seed, **more
+        )
 
-
-def scores_path(model, task, setting, seed, lang, template=SCORES):
-    return run_path(template, model, task, setting, seed, lang=lang)
-
-
-@functools.cache
-def data_of(task):
-    """A task's data folder: resources/data/{task}/{data}/ (hub, demo, files-1a2b3c4d)."""
-    return data_key(task, config)
-
-
-@functools.cache
-def tokens_of(task):
-    """A task's features folder: its data and its tokenisation."""
-    return tokens_key(task, config)
-
-
-@functools.cache
-def variant_of(task, setting="zero-shot"):
-    """A task's results folder: results/{model}/{task}/{variant}/ (data, hyper-parameters);
-    the in-context setting's has the demonstrations' data and the prompting options instead.
-    """
-    if TRANSFER_SETTINGS[setting].prompted:
-        return prompted_variant_key(task, config)
-    return variant_key(task, config)
+    def scores(self, model: str, task: str, setting: str, seed, lang: str, template: str = SCORES):
+        return self.run(template, model, task, setting, seed, lang=lang)

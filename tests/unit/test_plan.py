@@ -1,0 +1,186 @@
+"""The plan of a run (mte.config.plan): its records hold the checked config's values, every
+option's default is the schema's and written nowhere else, and the folder keys digest the
+records as the workflow names its folders."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import yaml
+
+from mte.config.plan import Tokenization, build_plan
+from mte.config.plan.files import RunFiles
+from mte.config.plan.inputs import JobInputs
+from mte.config.schema import load_schema, with_schema_defaults
+
+REPO = Path(__file__).resolve().parents[2]
+SCHEMA = REPO / "config" / "schema.yaml"
+
+
+def _plan(tasks: dict, **more) -> object:
+    config = {
+        "models": [{"name": "m", "source": "tiny"}],
+        "tasks": tasks,
+        "settings": ["zero-shot"],
+        "seeds": [1],
+        **more,
+    }
+    return build_plan(with_schema_defaults(config, SCHEMA))
+
+
+def _schema_default(task: str, option: str):
+    """The default the schema gives ``option`` in ``task``'s entry (its family's $defs)."""
+    schema = load_schema(SCHEMA)
+    definition = schema["properties"]["tasks"]["properties"][task]["$ref"].rsplit("/", 1)[1]
+    node = schema["$defs"][definition]
+    found = _find_default(node, option, schema)
+    assert found is not _MISSING, f"the schema gives {task}.{option} no default"
+    return found
+
+
+_MISSING = object()
+
+
+def _find_default(node, option, schema):
+    """``option``'s default in a $defs entry, its allOf parts and $refs included."""
+    if isinstance(node, dict):
+        if "$ref" in node:
+            found = _find_default(schema["$defs"][node["$ref"].rsplit("/", 1)[1]], option, schema)
+            if found is not _MISSING:
+                return found
+        properties = node.get("properties") or {}
+        if option in properties and "default" in properties[option]:
+            return properties[option]["default"]
+        for part in node.get("allOf") or ():
+            found = _find_default(part, option, schema)
+            if found is not _MISSING:
+                return found
+    return _MISSING
+
+
+@pytest.mark.parametrize(
+    ("task", "option", "planned"),
+    [
+        ("squad", "doc_stride", lambda t: t.tokenization.doc_stride),
+        ("squad", "windows", lambda t: t.tokenization.windows),
+        ("squad", "do_lower_case", lambda t: t.tokenization.do_lower_case),
+        ("panx", "label_subword", lambda t: t.tokenization.label_subword),
+        ("tatoeba", "layers", lambda t: list(t.layers)),
+        ("tatoeba", "batch_size", lambda t: t.batch_size),
+        ("squad", "max_length", lambda t: t.tokenization.max_length),
+    ],
+)
+def test_an_option_left_out_is_planned_at_the_schemas_default(task, option, planned) -> None:
+    """Each option the tokenize and retrieve jobs read, left out of the config, reaches the
+    plan as the schema's default (read from config/schema.yaml here, never written in code)."""
+    tasks = {task: {"source": "hub"}}
+    if task == "squad":
+        tasks["xquad"] = {"source": "hub"}
+    plan = _plan(tasks)
+    if option == "max_length":
+        hyperparameters = _find_default(
+            load_schema(SCHEMA)["$defs"]["qa_hyperparameters"], "max_length", load_schema(SCHEMA)
+        )
+        assert planned(plan.task(task)) == hyperparameters
+        return
+    assert planned(plan.task(task)) == _schema_default(task, option)
+
+
+def test_run_squad_windows_cut_the_question_at_the_schemas_default() -> None:
+    tasks = {"squad": {"source": "hub", "windows": "run_squad"}, "xquad": {"source": "hub"}}
+    plan = _plan(tasks)
+    default = _schema_default("squad", "max_query_length")
+    assert plan.task("squad").tokenization.max_query_length == default
+    # XQuAD reads SQuAD's windows: its features are cut the same way
+    assert plan.task("xquad").tokenization == plan.task("squad").tokenization
+    # run_qa windows keep the whole question: the option does not apply, and names no folder
+    run_qa = _plan({"squad": {"source": "hub"}, "xquad": {"source": "hub"}})
+    assert run_qa.task("squad").tokenization.max_query_length is None
+
+
+def test_the_encoder_default_is_the_pretrained_model_and_tokenization_the_papers() -> None:
+    plan = _plan({"tatoeba": {"source": "hub"}})
+    assert _schema_default("tatoeba", "encoder") == "pretrained"
+    assert plan.task("tatoeba").encoder is None
+    top = load_schema(SCHEMA)["properties"]["tokenization"]["default"]
+    assert plan.tokenization == top
+    assert plan.task("tatoeba").tokenization.tokenization == top
+
+
+# the options whose defaults code once restated, and the route they took
+RESTATED = ("doc_stride", "windows", "max_query_length", "label_subword", "layers", "encoder",
+            "tokenization", "do_lower_case", "batch_size", "num_beams", "max_length")  # fmt: skip
+
+
+def test_no_code_restates_a_default_of_the_schema() -> None:
+    """``.get("<option>", <value>)`` in the workflow's code would be a second default: the
+    schema fills every one of these before any job, so the code reads them as they are."""
+    options = "|".join(RESTATED)
+    pattern = re.compile(rf'\.get\(\s*"({options})"\s*,\s*(?!None\b)[^)]')
+    files = [REPO / "Snakefile", *sorted((REPO / "workflow").rglob("*.smk"))]
+    files += sorted((REPO / "workflow" / "scripts").rglob("*.py"))
+    found = [
+        f"{path.relative_to(REPO)}:{number}: {line.strip()}"
+        for path in files
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if pattern.search(line)
+    ]
+    assert found == []
+
+
+def test_a_tokenization_option_enters_the_folder_key_by_being_a_field() -> None:
+    """Every field of the record is named in the features' key, less the values its metadata
+    leaves out (so that folders made before an option existed keep their names)."""
+    record = Tokenization(
+        max_length=128,
+        label_subword="first",
+        doc_stride=None,
+        do_lower_case=False,
+        tokenization="paper",
+        windows=None,
+        max_query_length=None,
+    )
+    assert record.key_payload() == {"max_length": 128, "label_subword": "first", "doc_stride": None}
+    changed = dataclasses.replace(record, do_lower_case=True, tokenization="fast")
+    assert changed.key_payload() == {
+        **record.key_payload(),
+        "do_lower_case": True,
+        "tokenization": "fast",
+    }
+    assert set(record.options()) == {field.name for field in dataclasses.fields(Tokenization)}
+
+
+def test_the_plan_is_frozen_and_typed() -> None:
+    plan = _plan({"xnli": {"source": "demo", "languages": ["en", "de"]}})
+    xnli = plan.task("xnli")
+    assert xnli.languages == ("en", "de") and xnli.settings == ("zero-shot",)
+    assert xnli.seeds == (1,) and xnli.owner == "xnli" and xnli.models_of == ""
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        xnli.languages = ("fr",)
+    with pytest.raises(TypeError):
+        xnli.hyperparameters["epochs"] = 1
+
+
+def test_xquad_plans_squads_fine_tune_and_reads_its_model() -> None:
+    plan = _plan({"squad": {"source": "hub"}, "xquad": {"source": "hub", "languages": ["de"]}})
+    xquad = plan.task("xquad")
+    assert xquad.owner == "squad" and xquad.hyperparameters == plan.task("squad").hyperparameters
+    inputs = JobInputs(plan, RunFiles(plan))
+    job = SimpleNamespace(model="m", task="xquad", setting="zero-shot", seed=1, lang="de")
+    model = inputs.finetuned_model(job)
+    assert model == f"results/m/squad/{plan.variant_key('squad')}/zero-shot/seed1/model"
+    assert inputs.evaluated_features(job) == (
+        f"results/m/xquad/features/{plan.tokens_key('xquad')}/de/{xquad.eval_split}/features.pt"
+    )
+
+
+def test_every_shipped_config_plans() -> None:
+    """The paper configs build their plans (a dry run reads them the same way)."""
+    for name in ("config.yaml", "xtreme.yaml", "xtreme-r.yaml", "xlmr.yaml", "llm.yaml"):
+        config = yaml.safe_load((REPO / "config" / name).read_text(encoding="utf-8"))
+        plan = build_plan(with_schema_defaults(config, SCHEMA))
+        assert set(plan.tasks) == set(config["tasks"]), name
