@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mte.families.base import ScoringFiles
 from mte.registry import family_of
 from mte.tasks.spec import Task
 
@@ -20,5 +21,5 @@ def score(
 ) -> dict[str, Any]:
     """``family_of(task).score`` with its paths: predictions, gold, language, and ``more``
     (BUCC: dev_gold, dev_gold_path, eval_split)."""
-    paths = {"predictions": predictions_path, "gold": gold_path, "language": language, **more}
-    return family_of(task).score(task, predictions, gold, paths)
+    files = ScoringFiles(predictions_path, gold_path, language, **more)
+    return family_of(task).score(task, predictions, gold, files)

@@ -77,3 +77,22 @@ def test_the_digest_names_twelve_hex_digits_and_differs_by_role() -> None:
     assert len(score) == 12 and int(score, 16) >= 0
     other = code_digest(SCRIPTS / "score.py", frozenset({"score"}), PAIRS, "mte.specs.pawsx")
     assert score != other  # another spec is other code
+
+
+def test_a_family_class_module_narrows_its_parts_as_the_package_does() -> None:
+    """The retrieval family's classes each live in a ``*_family`` module: a retrieve job of
+    Tatoeba runs its search but not its readers, a download job its readers but not its
+    scoring, as for a family whose classes sit in the package's ``__init__``."""
+    retrieval, spec = "mte.families.retrieval", "mte.specs.tatoeba"
+    retrieve = _run("retrieve.py", "model", family=retrieval, spec=spec)
+    download = _run("download.py", "read", family=retrieval, spec=spec)
+    assert "mte.families.retrieval.retrieval_family" in retrieve
+    assert "mte.families.retrieval.search" in retrieve
+    assert "mte.families.retrieval.readers" not in retrieve
+    assert "mte.families.retrieval.readers" in download
+    assert "mte.families.retrieval.scoring" not in download | retrieve
+    # the convention the narrowing reads: every family class in __init__ or a *_family module
+    from mte.registry import discover_families
+
+    for family in discover_families():
+        assert family.__module__.count(".") == 2 or family.__module__.endswith("_family")

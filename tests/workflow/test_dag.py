@@ -170,7 +170,7 @@ BAD_CONFIGS = {
 
 @pytest.mark.parametrize(("change", "expected"), BAD_CONFIGS.values(), ids=BAD_CONFIGS.keys())
 def test_a_bad_config_is_one_error_naming_its_key(tmp_path: Path, change, expected: str) -> None:
-    """The checks a run makes before any job (checks.smk calls check_configuration), in this
+    """The checks a run makes before any job (common.smk calls check_configuration), in this
     process: a Snakemake start for each would cost about 6 s; the three below start one."""
     config = _base(tmp_path)
     change(config, tmp_path)

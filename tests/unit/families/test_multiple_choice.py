@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from mte.errors import InputError, IntegrityError
+from mte.families.base import ScoringFiles
 from mte.families.multiple_choice.features import choice_inputs
 from mte.families.multiple_choice.heads import MultipleChoiceHead
 from mte.families.multiple_choice.readers import read_choice_file
@@ -162,7 +163,7 @@ def test_accuracy_by_hand_and_mismatches_refused() -> None:
         {"id": str(n), "choices": choices, "label": label} for n, label in enumerate([0, 1, 1, 0])
     ]
     predictions = [{"id": str(n), "label": label} for n, label in enumerate([0, 1, 0, 1])]
-    paths = {"predictions": "p.jsonl", "gold": "g.jsonl", "language": "et"}
+    paths = ScoringFiles("p.jsonl", "g.jsonl", "et")
     scored = family.score(XCOPA, predictions, gold, paths)
     # two of four right
     assert scored["n"] == 4 and scored["metrics"] == {"accuracy": 0.5}

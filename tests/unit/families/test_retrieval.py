@@ -210,6 +210,7 @@ def test_bucc_drops_pairs_of_sentences_that_occur_under_several_ids(
         {"id": "en-4", "side": "en", "text": "C"},
     ]
     options = {"layers": ["model"], "batch_size": 8, "device": "cpu", "precision": "fp32"}
+    options.update(tokenization="paper", do_lower_case=False)  # the plan's, always given
     mined = retrieve.mine_bucc("unused", {"test": records}, options)
     assert [(m["source"], m["target"]) for m in mined] == [("de-1", "en-1")]
 

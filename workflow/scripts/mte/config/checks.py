@@ -73,7 +73,7 @@ def check_shared_finetunes(config: dict[str, Any]) -> None:
 class AwaitedStep:
     """Configured tasks whose folder awaits one step no URL can do (Mewsli-X's
     get-mewsli-x.sh): a dry run plans them with a note, a real run stops before any job
-    (checks.smk), naming the step and the ``skip_tasks`` that runs the rest."""
+    (common.smk), naming the step and the ``skip_tasks`` that runs the rest."""
 
     tasks: tuple[str, ...]
     folder: str
@@ -477,7 +477,7 @@ def _check_translations(
 
 def check_configuration(config: dict[str, Any], schema_path: str | Path) -> list[AwaitedStep]:
     """Every check of a run's config before any job, in the order a run makes them (the
-    Snakefile's checks.smk, after the command line's values are typed and the published
+    Snakefile's common.smk, after the command line's values are typed and the published
     numbers read): each task known, the schema, the skipped tasks removed, fine-tunes shared
     by name, the schema's defaults filled in, then the tasks' keys, languages, files and
     settings. The config's ``model`` (one model, on the command line) replaces its ``models``

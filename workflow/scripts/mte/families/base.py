@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from mte.errors import MteError
 from mte.families._leaderboard_files import SubmissionScore
 from mte.stats.align import align
 from mte.stats.metrics import SufficientStatistics, card_metrics
@@ -21,6 +23,21 @@ from mte.tasks.spec import FamilyOptions, Task
 
 # the class attributes each family sets (checked when the registry loads it)
 REQUIRED_ATTRIBUTES = ("name", "schema_def")
+
+
+@dataclass(frozen=True)
+class ScoringFiles:
+    """What scoring one language's predictions reads beside the records: the files' paths (the
+    messages name them), the language, the evaluated split, and for a family with
+    ``extra_eval_splits`` (BUCC: the dev split, whose gold pairs set the threshold) that split's
+    gold examples and file."""
+
+    predictions: str | Path
+    gold: str | Path
+    language: str
+    eval_split: str = "test"
+    dev_gold: list[dict] | None = None
+    dev_gold_path: str | Path | None = None
 
 
 class TaskFamily(ABC):
@@ -63,9 +80,10 @@ class TaskFamily(ABC):
         """Released files of ``task`` into canonical examples: ``split`` of ``language`` (a file
         may hold several splits: an assembled training set)."""
 
-    @abstractmethod
     def read_hub(self, task: Task, dataset: Any, name: str, language: str) -> list[dict]:
-        """A hub split (``name``: "dataset config", for messages) into canonical examples."""
+        """A hub split (``name``: "dataset config", for messages) into canonical examples. By
+        default a family has no hub reader: its tasks are read from their released files."""
+        raise MteError(f"{task.title} is read from its released files only, not from the hub")
 
     def read_hub_noted(
         self, task: Task, dataset: Any, name: str, language: str
@@ -85,31 +103,32 @@ class TaskFamily(ABC):
 
     # --- scoring: one skeleton for every family (align, validate, measure) ---
 
-    def score(self, task: Task, predictions: list[dict], gold: list[dict], paths: dict) -> dict:
+    def score(
+        self, task: Task, predictions: list[dict], gold: list[dict], files: ScoringFiles
+    ) -> dict:
         """Metrics and per-example statistics of ``predictions`` against ``gold``: the pairs
         of :meth:`align`, refused by :meth:`validate` where they cannot be scored, measured by
-        :meth:`measure`. ``paths``: predictions, gold (for messages), language, and for a
-        family with ``extra_eval_splits`` their gold examples and paths and the evaluated split.
+        :meth:`measure`. ``files``: what it reads beside the records (:class:`ScoringFiles`).
         """
-        pairs = self.align(predictions, gold, paths)
-        self.validate(task, pairs, paths)
-        result = self.measure(task, pairs, paths)
+        pairs = self.align(predictions, gold, files)
+        self.validate(task, pairs, files)
+        result = self.measure(task, pairs, files)
         outputs = self.card_outputs(task, pairs)
         if outputs is not None:
             # beside the official metrics, for mte.steps.analyses; no table or interval reads it
             result.setdefault("breakdown", {})["card_recipe"] = card_metrics(*outputs)
         return result
 
-    def align(self, predictions: list[dict], gold: list[dict], paths: dict) -> list:
+    def align(self, predictions: list[dict], gold: list[dict], files: ScoringFiles) -> list:
         """Each gold example with its prediction, one to one by id (an IntegrityError
         otherwise)."""
-        return align(predictions, gold, paths["predictions"], paths["gold"])
+        return align(predictions, gold, files.predictions, files.gold)
 
-    def validate(self, task: Task, pairs: list, paths: dict) -> None:  # noqa: B027 (a hook)
+    def validate(self, task: Task, pairs: list, files: ScoringFiles) -> None:  # noqa: B027 (a hook)
         """Raise an IntegrityError for a prediction that cannot be scored (an unknown label)."""
 
     @abstractmethod
-    def measure(self, task: Task, pairs: list, paths: dict) -> dict[str, Any]:
+    def measure(self, task: Task, pairs: list, files: ScoringFiles) -> dict[str, Any]:
         """``n``, ``metrics`` and ``example_stats`` (the rows of :meth:`sufficient_statistics`,
         None without them) of the validated pairs, and what else the score file records (a
         ``breakdown`` that mte.steps.analyses reads: per entity type, per tag, a confusion

@@ -10,14 +10,15 @@ importing it:
 - the registry finds the task families and the task specs at run time: it stands here for the
   job's task's own spec module (and the helper modules it imports) and its own family package,
   or for all of them in a job that has no task;
-- a family package imports its parts inside its methods, each part used by one kind of job: a
-  part named ``readers`` or ``records`` is code of the jobs that read data, ``features`` and
+- a family package (its ``__init__`` and its ``*_family`` modules, one family class each)
+  imports its parts inside its methods, each part used by one kind of job: a part named
+  ``readers`` or ``records`` is code of the jobs that read data, ``features`` and
   ``squad_windows`` of tokenisation, ``heads`` of fine-tuning and prediction, ``scoring`` and
-  ``metrics`` of scoring. Such an import from the family's ``__init__`` counts only for the
-  jobs of that kind; what the part itself imports at its top counts wherever the part does
-  (a head's dev score reads the family's metrics: a metrics change reruns fine-tunes too);
-  another family's package that a spec imports for its options class counts without its
-  methods' imports.
+  ``metrics`` of scoring. Such an import from the family's ``__init__`` or ``*_family``
+  module counts only for the jobs of that kind; what the part itself imports at its top
+  counts wherever the part does (a head's dev score reads the family's metrics: a metrics
+  change reruns fine-tunes too); another family's package that a spec imports for its
+  options class counts without its methods' imports.
 
 A module's digest is that of its syntax tree, so a change to a comment or to the formatting
 reruns nothing.
@@ -116,6 +117,18 @@ def _is_family_package(module: str) -> bool:
     return len(parts) == 3 and parts[1] == "families"
 
 
+def _family_level(module: str) -> str | None:
+    """The family package a module speaks for: the package itself, or one of its ``*_family``
+    modules (one family class each, which its ``__init__`` lists), whose methods import the
+    family's parts as the package's own would."""
+    parts = module.split(".")
+    if _is_family_package(module):
+        return module
+    if len(parts) == 4 and parts[1] == "families" and parts[3].endswith("_family"):
+        return ".".join(parts[:3])
+    return None
+
+
 def closure(
     entries: Iterable[str],
     roles: frozenset[str],
@@ -138,11 +151,12 @@ def closure(
         seen.add(module)
         top, inner = imports(module)
         following = set(top)
+        level = _family_level(module)
         for target in inner:
-            if _is_family_package(module):
+            if level is not None:
                 # another family's package, reached through a spec's import of its options
                 # class: its methods are not run by this job
-                if family is not None and module != family:
+                if family is not None and level != family:
                     continue
                 role = _family_part_role(target)
                 if role is not None and role not in roles:

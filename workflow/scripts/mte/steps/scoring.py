@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from mte.families.base import ScoringFiles
 from mte.io import read_jsonl
 from mte.registry import family_of
 from mte.stats.statistics import interval_record, resample_seed
@@ -30,17 +31,13 @@ def score_files(
     predictions, gold = read_jsonl(predictions_path), read_jsonl(gold_path)
     if answer_field != "label":
         predictions = [{**p, "label": p.get(answer_field)} for p in predictions]
-    paths: dict[str, Any] = {
-        "predictions": predictions_path,
-        "gold": gold_path,
-        "language": language,
-        "eval_split": eval_split,
-    }
+    dev_gold = None
     if family.extra_eval_splits:
         if dev_gold_path is None:
             raise ValueError(f"{task.title} scoring needs the dev split")
-        paths.update(dev_gold=read_jsonl(dev_gold_path), dev_gold_path=dev_gold_path)
-    return family.score(task, predictions, gold, paths)
+        dev_gold = read_jsonl(dev_gold_path)
+    files = ScoringFiles(predictions_path, gold_path, language, eval_split, dev_gold, dev_gold_path)
+    return family.score(task, predictions, gold, files)
 
 
 def score_record(

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mte.families.base import FineTuningFamily
+from mte.families.base import FineTuningFamily, ScoringFiles
 from mte.tasks.spec import FamilyOptions, Task
 
 
@@ -101,12 +101,12 @@ class MultipleChoice(FineTuningFamily):
 
         return MultipleChoiceHead(task)
 
-    def validate(self, task, pairs: list, paths: dict) -> None:
+    def validate(self, task, pairs: list, files: ScoringFiles) -> None:
         from mte.families.multiple_choice.scoring import check_choices
 
-        check_choices(pairs, paths["predictions"])
+        check_choices(pairs, files.predictions)
 
-    def measure(self, task, pairs: list, paths: dict) -> dict[str, Any]:
+    def measure(self, task, pairs: list, files: ScoringFiles) -> dict[str, Any]:
         from mte.families.multiple_choice.scoring import measure_choices
 
         return measure_choices(pairs)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mte.families.base import FineTuningFamily
+from mte.families.base import FineTuningFamily, ScoringFiles
 from mte.tasks.spec import FamilyOptions, Task
 
 
@@ -84,12 +84,12 @@ class PairClassification(FineTuningFamily):
             truncation="transformers2" if options["tokenization"] == "paper" else "fast",
         )
 
-    def validate(self, task, pairs: list, paths: dict) -> None:
+    def validate(self, task, pairs: list, files: ScoringFiles) -> None:
         from mte.families.pairs.scoring import check_labels
 
-        check_labels(task, pairs, paths["predictions"])
+        check_labels(task, pairs, files.predictions)
 
-    def measure(self, task, pairs: list, paths: dict) -> dict[str, Any]:
+    def measure(self, task, pairs: list, files: ScoringFiles) -> dict[str, Any]:
         from mte.families.pairs.scoring import measure_pairs
 
         return measure_pairs(task, pairs, self.predicted_field, self.sufficient_statistics(task))
@@ -112,7 +112,7 @@ class PairClassification(FineTuningFamily):
         from mte.stats.align import align
 
         pairs = align(predictions, gold, "the predictions", "the test file")
-        self.validate(task, pairs, {"predictions": "the predictions"})
+        self.validate(task, pairs, ScoringFiles("the predictions", "the test file", ""))
         return lines_text([p[self.predicted_field] for _, p in pairs])
 
     def submission_labels(self, task, gold) -> str:
@@ -139,10 +139,10 @@ class Regression(PairClassification):
 
         return RegressionHead(task)
 
-    def validate(self, task, pairs: list, paths: dict) -> None:
+    def validate(self, task, pairs: list, files: ScoringFiles) -> None:
         from mte.families.pairs.scoring import check_scores
 
-        check_scores(pairs, paths["predictions"])
+        check_scores(pairs, files.predictions)
 
     def card_outputs(self, task, pairs: list) -> None:
         # the card's accuracy would compare similarity scores with ==: it names no such output

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from mte.errors import ConfigError
-from mte.families.base import FineTuningFamily
+from mte.families.base import FineTuningFamily, ScoringFiles
 from mte.tasks.spec import FamilyOptions, Task
 
 # sub-tokens a QA window must keep beside the overlap, for the question and new context
@@ -101,15 +101,15 @@ class QuestionAnswering(FineTuningFamily):
 
         return score_answer_files(task, labels, predictions, language)
 
-    def validate(self, task, pairs: list, paths: dict) -> None:
+    def validate(self, task, pairs: list, files: ScoringFiles) -> None:
         from mte.families.qa.scoring import check_answers
 
-        check_answers(pairs, paths["predictions"], paths["gold"])
+        check_answers(pairs, files.predictions, files.gold)
 
-    def measure(self, task, pairs: list, paths: dict) -> dict[str, Any]:
+    def measure(self, task, pairs: list, files: ScoringFiles) -> dict[str, Any]:
         from mte.families.qa.scoring import measure_answers
 
-        return measure_answers(task, pairs, paths["language"])
+        return measure_answers(task, pairs, files.language)
 
     def card_outputs(self, task, pairs: list) -> tuple[list, list, str]:
         from mte.families.qa.scoring import card_answers

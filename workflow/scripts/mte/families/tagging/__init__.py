@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mte.families.base import FineTuningFamily
+from mte.families.base import FineTuningFamily, ScoringFiles
 from mte.tasks.spec import FamilyOptions, Task
 
 SCHEMES = ("entities", "tags")
@@ -70,12 +70,12 @@ class Tagging(FineTuningFamily):
             options["tokenization"],
         )
 
-    def validate(self, task, pairs: list, paths: dict) -> None:
+    def validate(self, task, pairs: list, files: ScoringFiles) -> None:
         from mte.families.tagging.scoring import check_tags
 
-        check_tags(task, pairs, paths["predictions"], paths["gold"])
+        check_tags(task, pairs, files.predictions, files.gold)
 
-    def measure(self, task, pairs: list, paths: dict) -> dict[str, Any]:
+    def measure(self, task, pairs: list, files: ScoringFiles) -> dict[str, Any]:
         from mte.families.tagging.scoring import measure_tags
 
         return measure_tags(task, pairs)
