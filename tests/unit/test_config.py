@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from mte.config.as_written import check_shared_finetunes
 from mte.config.checks import check_config as _check_config
-from mte.config.checks import check_shared_finetunes
 from mte.config.plan.resolve import needed_splits, task_languages
 from mte.config.schema import check_schema, fill_schema_defaults
 from mte.errors import ConfigError
@@ -417,7 +417,7 @@ def test_a_spec_selection_metric_names_its_fine_tunes_folder() -> None:
 
 
 def test_lower_casing_is_set_on_the_fine_tune_not_on_its_evaluators() -> None:
-    from mte.config.checks import check_shared_finetunes
+    from mte.config.as_written import check_shared_finetunes
 
     with pytest.raises(ConfigError, match=r"tasks\.xquad\.do_lower_case.*tasks\.squad"):
         check_shared_finetunes({"tasks": {"squad": {}, "xquad": {"do_lower_case": True}}})
@@ -728,7 +728,7 @@ def _xtreme_r_like() -> dict:
 
 
 def test_a_task_awaiting_a_manual_step_is_one_note_naming_the_skip() -> None:
-    from mte.config.checks import awaited_steps
+    from mte.config.as_written import awaited_steps
 
     (step,) = awaited_steps(_xtreme_r_like())
     assert step.tasks == ("mewslix", "mewslix_pairs")
@@ -741,7 +741,7 @@ def test_a_task_awaiting_a_manual_step_is_one_note_naming_the_skip() -> None:
 
 
 def test_skipping_a_task_drops_the_training_sets_only_it_used() -> None:
-    from mte.config.checks import skip_tasks
+    from mte.config.as_written import skip_tasks
 
     config = _xtreme_r_like()
     config["skip_tasks"] = ["mewslix"]
@@ -767,7 +767,7 @@ def test_skipping_a_task_drops_the_training_sets_only_it_used() -> None:
     ],
 )
 def test_a_skip_that_cannot_be_done_names_skip_tasks(skipped: list[str], message: str) -> None:
-    from mte.config.checks import skip_tasks
+    from mte.config.as_written import skip_tasks
 
     config = _xtreme_r_like()
     config["skip_tasks"] = skipped

@@ -4,10 +4,16 @@ here runs while Snakemake builds the DAG, so a bad config stops before any job."
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mte.config.as_written import (
+    AwaitedStep,
+    awaited_steps,
+    awaits_manual_step,
+    check_shared_finetunes,
+    skip_tasks,
+)
 from mte.config.plan.keys import release_languages
 from mte.config.plan.resolve import (
     ALL_LANGUAGES,
@@ -18,7 +24,6 @@ from mte.config.plan.resolve import (
     dual_encoder_tasks,
     models_of,
     needed_splits,
-    retrieval_encoder,
     start_from,
     task_languages,
     task_seeds,
@@ -36,166 +41,37 @@ from mte.registry import (
     trains_dual_encoders,
 )
 from mte.steps.data import hub_location, resolve_files
-from mte.tasks.spec import TRANSLATED_SPLITS
-
-# what a task that evaluates another task's fine-tunes may not set: the fine-tune's own
-SHARED_FINETUNE_KEYS = (
-    "hyperparameters",
-    "doc_stride",
-    "do_lower_case",
-    "windows",
-    "max_query_length",
-)
-
-
-def check_shared_finetunes(config: dict[str, Any]) -> None:
-    """A task evaluating another task's fine-tunes (XQuAD, MLQA, MLQA G-XLT: SQuAD's; MNLI-mm:
-    MNLI's; Belebele: the configured one's) runs them with that task's hyper-parameters and
-    windows; setting its own would be silently ignored, so it is an error. Runs on the config as
-    written, before defaults."""
-    for task_name, task_cfg in (config.get("tasks") or {}).items():
-        if not isinstance(task_cfg, dict) or not isinstance(task_cfg.get("models_of", ""), str):
-            continue
-        owner_name = models_of(task_name, config)
-        if not owner_name or owner_name not in TASKS:
-            continue
-        for key in (*SHARED_FINETUNE_KEYS, "start_from"):
-            if key in task_cfg:
-                owner = get_task(owner_name)
-                raise ConfigError(
-                    f"tasks.{task_name}.{key}",
-                    f"{get_task(task_name).title} evaluates the {owner.title} fine-tune, which "
-                    f"{owner_name} configures: set tasks.{owner_name}.{key} instead",
-                )
-
-
-@dataclass(frozen=True)
-class AwaitedStep:
-    """Configured tasks whose folder awaits one step no URL can do (Mewsli-X's
-    get-mewsli-x.sh): a dry run plans them with a note, a real run stops before any job
-    (common.smk), naming the step and the ``skip_tasks`` that runs the rest."""
-
-    tasks: tuple[str, ...]
-    folder: str
-    step: str
-    # what --config skip_tasks=[...] must hold to run every other task: the evaluated tasks
-    # that need these files, with what the config skips already
-    skip: tuple[str, ...]
-
-    def message(self) -> str:
-        titles = ", ".join(get_task(name).title for name in self.tasks)
-        return (
-            f"{titles}: {self.folder} does not exist yet: {self.step}. To run the other tasks "
-            f"without it: --config skip_tasks=[{','.join(self.skip)}] (config/README.md, "
-            "skip_tasks; the suite tables then say which task is missing)"
-        )
-
-
-def needed_tasks(task_name: str, config: dict[str, Any]) -> dict[str, str]:
-    """The other configured tasks whose fine-tunes a task's runs need: task -> the key that
-    names it (``models_of``, ``encoder``, ``start_from``)."""
-    task_cfg = config["tasks"][task_name]
-    needed = {
-        "models_of": models_of(task_name, config),
-        # read before the schema's defaults too (skip_tasks): absent, no other task is named
-        "encoder": task_cfg.get("encoder") if isinstance(task_cfg, dict) else None,
-        "start_from": task_cfg.get("start_from") if isinstance(task_cfg, dict) else None,
-    }
-    return {
-        other: key
-        for key, other in needed.items()
-        if other and other != PRETRAINED and other != task_name
-    }
-
-
-def skip_tasks(config: dict[str, Any]) -> list[str]:
-    """Remove the config's ``skip_tasks`` from its tasks (in place), with every training set
-    only (SQuAD, Mewsli-X's Wikipedia pairs) that only skipped tasks used; return the removed
-    tasks. A skipped name that is not configured, or a kept task that needs a skipped one's
-    fine-tunes, is a ConfigError naming ``skip_tasks``. Runs before the schema's defaults."""
-    asked = list(config.get("skip_tasks") or ())
-    tasks = config.get("tasks") or {}
-    for name in asked:
-        if name not in tasks:
-            raise ConfigError(
-                "skip_tasks",
-                f"'{name}' is not a configured task (configured: {', '.join(sorted(tasks))})",
-            )
-    users = {name: [n for n in tasks if name in needed_tasks(n, config)] for name in tasks}
-    removed = list(dict.fromkeys(asked))
-    changed = True
-    while changed:
-        changed = False
-        for name, using in users.items():
-            train_only = get_task(name).train_only
-            if name not in removed and train_only and using and set(using) <= set(removed):
-                removed.append(name)
-                changed = True
-    for name in removed:
-        del tasks[name]
-    if not tasks:
-        raise ConfigError("skip_tasks", "every configured task is skipped: nothing to run")
-    for name in tasks:
-        for other, key in needed_tasks(name, config).items():
-            if other in removed:
-                raise ConfigError(
-                    "skip_tasks",
-                    f"{get_task(name).title} needs the fine-tunes of skipped '{other}' "
-                    f"(tasks.{name}.{key}): skip {name} too, or keep {other}",
-                )
-    return removed
-
-
-def awaits_manual_step(task: Any, task_cfg: dict[str, Any]) -> bool:
-    """Whether a task's folder does not exist yet and its released files need a step no URL
-    can do (Mewsli-X's get-mewsli-x.sh)."""
-    folder = task_cfg.get("path")
-    return bool(
-        task_cfg["source"] == "files" and folder and not Path(folder).is_dir() and task.manual_step
-    )
-
-
-def awaited_steps(config: dict[str, Any]) -> list[AwaitedStep]:
-    """The configured tasks whose released files await a step no URL can do, grouped by
-    folder and step (Mewsli-X and its Wikipedia pairs: one folder, one step)."""
-    grouped: dict[tuple[str, str], list[str]] = {}
-    for name, task_cfg in config["tasks"].items():
-        task = get_task(name)
-        if awaits_manual_step(task, task_cfg):
-            grouped.setdefault((task_cfg["path"], task.manual_step), []).append(name)
-    steps = []
-    for (folder, step), names in grouped.items():
-        skip = list(config.get("skip_tasks") or ())
-        for name in names:
-            using = [name] if not get_task(name).train_only else []
-            using += [
-                n
-                for n in config["tasks"]
-                if name in needed_tasks(n, config) and not get_task(n).train_only
-            ]
-            skip += using
-        steps.append(AwaitedStep(tuple(names), folder, step, tuple(dict.fromkeys(skip))))
-    return steps
+from mte.tasks.spec import TRANSLATED_SPLITS, Task
 
 
 def check_config(config: dict[str, Any]) -> list[AwaitedStep]:
-    """Raise one :class:`ConfigError` naming the key of the first problem found; return the
-    tasks whose files await a step no URL can do (a dry run notes them, a run stops)."""
-    _check_models(config["models"])
-    for setting in config["settings"]:
-        if setting not in SETTINGS:
-            raise ConfigError(
-                "settings", f"unknown setting '{setting}' (known: {', '.join(SETTINGS)})"
-            )
-    if not config["tasks"]:
-        raise ConfigError("tasks", "no task to run")
-    _check_baseline(config)
+    """Raise one :class:`ConfigError` naming the key of the first problem found: the run's
+    checks, then each task's (:data:`TASK_CHECKS`; :data:`FILE_CHECKS` too, unless the task's
+    folder awaits a manual step); return the tasks whose files await a step no URL can do (a
+    dry run notes them, a run stops). Runs once, after the schema's defaults are filled in."""
+    for check in RUN_CHECKS:
+        check(config)
     for task_name in config["tasks"]:
-        _check_task(task_name, config)
+        task = get_task(task_name)
+        for task_check in TASK_CHECKS:
+            task_check(task, config)
+        # its files (and what the family checks in them) are not there yet: awaited_steps
+        if not awaits_manual_step(task, config["tasks"][task_name]):
+            for task_check in FILE_CHECKS:
+                task_check(task, config)
     return awaited_steps(config)
 
 
-def _check_models(models: list[dict[str, Any]]) -> None:
+def known_setting(setting: str, key: str) -> None:
+    """A setting named anywhere (the run's, a task's, a model's, the baseline's) is one of the
+    transfer settings: the one message for every place."""
+    if setting not in SETTINGS:
+        raise ConfigError(key, f"unknown setting '{setting}' (known: {', '.join(SETTINGS)})")
+
+
+def check_models(config: dict[str, Any]) -> None:
+    """Model names are unique; each model's settings are known; its source has what it needs."""
+    models = config["models"]
     names = [model["name"] for model in models]
     for name, count in Counter(names).items():
         if count > 1:
@@ -203,11 +79,7 @@ def _check_models(models: list[dict[str, Any]]) -> None:
     for model in models:
         key = f"models.{model['name']}"
         for setting in model.get("settings") or ():
-            if setting not in SETTINGS:
-                raise ConfigError(
-                    f"{key}.settings",
-                    f"unknown setting '{setting}' (known: {', '.join(SETTINGS)})",
-                )
+            known_setting(setting, f"{key}.settings")
         required = {"hub": "id", "local": "path"}.get(model["source"])
         if required and not model.get(required):
             raise ConfigError(f"{key}.{required}", f"source '{model['source']}' needs '{required}'")
@@ -218,7 +90,18 @@ def _check_models(models: list[dict[str, Any]]) -> None:
             )
 
 
-def _check_baseline(config: dict[str, Any]) -> None:
+def check_run_settings(config: dict[str, Any]) -> None:
+    for setting in config["settings"]:
+        known_setting(setting, "settings")
+
+
+def check_some_task(config: dict[str, Any]) -> None:
+    if not config["tasks"]:
+        raise ConfigError("tasks", "no task to run")
+
+
+def check_baseline(config: dict[str, Any]) -> None:
+    """The paired tests' baseline is a configured model and a known setting."""
     baseline = (config.get("statistics") or {}).get("baseline")
     if not baseline:
         return
@@ -228,65 +111,83 @@ def _check_baseline(config: dict[str, Any]) -> None:
             "statistics.baseline.model",
             f"'{baseline['model']}' is not a configured model ({', '.join(names)})",
         )
-    if baseline["setting"] not in SETTINGS:
-        raise ConfigError(
-            "statistics.baseline.setting",
-            f"unknown setting '{baseline['setting']}' (known: {', '.join(SETTINGS)})",
-        )
+    known_setting(baseline["setting"], "statistics.baseline.setting")
 
 
-def _check_task(task_name: str, config: dict[str, Any]) -> None:
-    """One task's entry: its languages, the tasks it needs beside it, its settings, and a
-    source that holds every split its runs read."""
-    task, task_cfg = get_task(task_name), config["tasks"][task_name]
-    key = f"tasks.{task_name}"
-    chosen = task_cfg.get("languages")
+def check_languages(task: Task, config: dict[str, Any]) -> None:
+    """``languages``: ``all``, a suite that has the task, or languages of the task."""
+    chosen, key = config["tasks"][task.name].get("languages"), f"tasks.{task.name}.languages"
     if isinstance(chosen, str) and chosen != ALL_LANGUAGES:
-        suites = [name for name, suite in all_suites().items() if task_name in suite.tasks]
+        suites = [name for name, suite in all_suites().items() if task.name in suite.tasks]
         if chosen not in suites:
             raise ConfigError(
-                f"{key}.languages",
+                key,
                 f"'{chosen}' is neither '{ALL_LANGUAGES}' nor a suite with {task.title} "
                 f"(suites with it: {', '.join(suites) or 'none'}); or give a list of languages",
             )
     for language in chosen if isinstance(chosen, list) else []:
-        task.check_language(language, f"{key}.languages")
-    owner = models_of(task_name, config)
+        task.check_language(language, key)
+
+
+def check_owner_configured(task: Task, config: dict[str, Any]) -> None:
+    """A task evaluating another task's fine-tunes (the spec's or the config's models_of)
+    runs beside that task."""
+    owner = models_of(task.name, config)
     if owner and owner not in config["tasks"]:
         raise ConfigError(
-            key,
+            f"tasks.{task.name}",
             f"{task.title} evaluates the fine-tuned models of '{owner}': "
             f"configure tasks.{owner} too",
         )
+
+
+def check_other_fine_tunes(task: Task, config: dict[str, Any]) -> None:
+    """``models_of`` and ``start_from``: fine-tunes of another task this one can use."""
+    task_cfg = config["tasks"][task.name]
     for option in ("models_of", "start_from"):
         if task_cfg.get(option):
-            _check_other_fine_tune(task, task_cfg[option], f"{key}.{option}", config)
-    if retrieval_encoder(task_name, config):
-        _check_encoder(task, retrieval_encoder(task_name, config), f"{key}.encoder", config)
-    if task.train_only:
-        users = sorted(
-            n
-            for n in config["tasks"]
-            if task_name in (models_of(n, config), config["tasks"][n].get("encoder"))
-        )
-        if not users:
-            known = sorted(t.name for t in TASKS.values() if t.models_of == task_name)
-            raise ConfigError(
-                key,
-                f"{task.title} is a training set only: configure a task that evaluates its "
-                f"fine-tunes ({', '.join(known)})",
-            )
-    _check_settings(task, config)
-    if awaits_manual_step(task, task_cfg):
-        # its files (and what the family checks in them) are not there yet: awaited_steps
+            _check_other_fine_tune(task, task_cfg[option], f"tasks.{task.name}.{option}", config)
+
+
+def check_encoder(task: Task, config: dict[str, Any]) -> None:
+    """``encoder`` (a retrieval task's: the schema fills it; no other family has one)."""
+    encoder = config["tasks"][task.name].get("encoder")
+    if encoder and encoder != PRETRAINED:
+        _check_encoder(task, encoder, f"tasks.{task.name}.encoder", config)
+
+
+def check_training_set_used(task: Task, config: dict[str, Any]) -> None:
+    """A training set only (SQuAD) runs for a configured task that evaluates its fine-tunes."""
+    if not task.train_only:
         return
-    family_of(task).check_task_config(task, task_cfg, key)
+    users = [
+        n
+        for n in config["tasks"]
+        if task.name in (models_of(n, config), config["tasks"][n].get("encoder"))
+    ]
+    if not users:
+        known = sorted(t.name for t in TASKS.values() if t.models_of == task.name)
+        raise ConfigError(
+            f"tasks.{task.name}",
+            f"{task.title} is a training set only: configure a task that evaluates its "
+            f"fine-tunes ({', '.join(known)})",
+        )
+
+
+def check_family_options(task: Task, config: dict[str, Any]) -> None:
+    """What the task's family checks in its entry (QA: the windows fit; Mewsli-X: the
+    candidate set is there)."""
+    family_of(task).check_task_config(task, config["tasks"][task.name], f"tasks.{task.name}")
+
+
+def check_pseudo_test(task: Task, config: dict[str, Any]) -> None:
+    """The pseudo test analysis needs translations of the task's test sets."""
+    task_cfg, key = config["tasks"][task.name], f"tasks.{task.name}"
     if task_cfg.get("pseudo_test"):
         _check_translations(task, task_cfg, key, f"{key}.pseudo_test", "pseudo-test")
-    _check_source(task, config)
 
 
-def _check_encoder(task: Any, encoder: str, key: str, config: dict[str, Any]) -> None:
+def _check_encoder(task: Task, encoder: str, key: str, config: dict[str, Any]) -> None:
     """A retrieval task's ``encoder``: another configured task with a zero-shot fine-tune of
     its own for every seed the retrieval task runs."""
     if not retrieves(task):
@@ -327,7 +228,7 @@ def _check_encoder(task: Any, encoder: str, key: str, config: dict[str, Any]) ->
         )
 
 
-def _check_other_fine_tune(task: Any, other_name: str, key: str, config: dict[str, Any]) -> None:
+def _check_other_fine_tune(task: Task, other_name: str, key: str, config: dict[str, Any]) -> None:
     """A fine-tune of another task that ``task`` evaluates (``models_of``) or starts from
     (``start_from``): a configured task of the same family (and label set), which fine-tunes
     and whose own fine-tune starts nowhere back at ``task``."""
@@ -354,14 +255,13 @@ def _check_other_fine_tune(task: Any, other_name: str, key: str, config: dict[st
         current = start_from(current, config)
 
 
-def _check_settings(task: Any, config: dict[str, Any]) -> None:
+def check_task_settings(task: Task, config: dict[str, Any]) -> None:
+    """The task's settings: known, available to it (its data, a prompt, a fine-tune for LoRA),
+    with the translations a translation setting reads; LoRA's zero-shot not twice."""
     task_cfg, key = config["tasks"][task.name], f"tasks.{task.name}"
     settings_key = f"{key}.settings" if task_cfg.get("settings") else "settings"
     for setting in task_settings(task.name, config):
-        if setting not in SETTINGS:
-            raise ConfigError(
-                settings_key, f"unknown setting '{setting}' (known: {', '.join(SETTINGS)})"
-            )
+        known_setting(setting, settings_key)
         if setting in TRANSLATION_SETTINGS:
             _check_translations(task, task_cfg, key, settings_key, setting)
         elif setting not in available_settings(task.name):
@@ -377,7 +277,7 @@ def _check_settings(task: Any, config: dict[str, Any]) -> None:
         )
 
 
-def _unavailable(task: Any, setting: str) -> str:
+def _unavailable(task: Task, setting: str) -> str:
     """Why a task cannot run a setting, and what it can run."""
     can = f"(it can run: {', '.join(available_settings(task.name))})"
     if setting == "in-context":
@@ -389,7 +289,7 @@ def _unavailable(task: Any, setting: str) -> str:
     return f"{why} {can}; give the task its own 'settings' list"
 
 
-def _check_source(task: Any, config: dict[str, Any]) -> None:
+def check_source(task: Task, config: dict[str, Any]) -> None:
     """The task's source holds every split its runs read (files on disk, hub locations). A
     folder that does not exist yet, of a task whose released files need a step no URL can do
     (Mewsli-X's dump processing), is a note naming the step, not an error."""
@@ -419,7 +319,7 @@ def _check_source(task: Any, config: dict[str, Any]) -> None:
             hub_location(task, language, split)
 
 
-def _check_release(task: Any, task_cfg: dict[str, Any], key: str, config) -> None:
+def _check_release(task: Task, task_cfg: dict[str, Any], key: str, config) -> None:
     """A release source: the task has one, it serves every language the config reads, and
     the keys that only a local folder takes are not given."""
     if task.release is None:
@@ -443,7 +343,7 @@ def _check_release(task: Any, task_cfg: dict[str, Any], key: str, config) -> Non
 
 
 def _check_translations(
-    task: Any, task_cfg: dict[str, Any], key: str, asked_by: str, what: str
+    task: Task, task_cfg: dict[str, Any], key: str, asked_by: str, what: str
 ) -> None:
     """A translation setting (or the pseudo test analysis) needs translations the task can use."""
     if not family_of(task).has_translations or task.group:
@@ -473,6 +373,20 @@ def _check_translations(
             )
     elif not translations.get("path"):
         raise ConfigError(f"{key}.translations.path", "source 'files' needs 'path' (a folder)")
+
+
+# the checks of check_config, in their order: the first fault is the one reported
+RUN_CHECKS = (check_models, check_run_settings, check_some_task, check_baseline)
+TASK_CHECKS = (
+    check_languages,
+    check_owner_configured,
+    check_other_fine_tunes,
+    check_encoder,
+    check_training_set_used,
+    check_task_settings,
+)
+# what the task's files decide: passed over while its folder awaits a manual step
+FILE_CHECKS = (check_family_options, check_pseudo_test, check_source)
 
 
 def check_configuration(config: dict[str, Any], schema_path: str | Path) -> list[AwaitedStep]:
