@@ -66,7 +66,10 @@ def prepare() -> tuple[str, dict[int, str], int]:
     for count, chosen in ((1000, longest), (10000, examples)):
         features_paths[count] = str(CACHE / f"panx-de-dev-{count}-longest.features.pt")
         if not Path(features_paths[count]).is_file():
-            save_features(tokenize_tagging(tokenizer, chosen, task, 128), features_paths[count])
+            save_features(
+                tokenize_tagging(tokenizer, chosen, task, 128, "first", "paper"),
+                features_paths[count],
+            )
     parameters = sum(
         p.numel() for p in AutoModelForTokenClassification.from_pretrained(folder).parameters()
     )

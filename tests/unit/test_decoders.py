@@ -75,7 +75,7 @@ def test_a_word_tokenised_alone_would_lose_its_space(decoders) -> None:
 def test_decoder_tagging_labels_each_words_first_sub_token(decoders) -> None:
     tokenizer = load_tokenizer(decoders["gemma"])
     example = {"id": "s", "tokens": WORDS, "tags": ["O", "B-LOC", "I-LOC", "O", "O"]}
-    features = tokenize_tagging(tokenizer, [example], TASKS["panx"], max_length=64)
+    features = tokenize_tagging(tokenizer, [example], TASKS["panx"], 64, "first", "paper")
     ids, labels = features["input_ids"][0], features["labels"][0]
     pieces = running_text_pieces(tokenizer, WORDS)
     # <bos>, then the words' sub-tokens, and nothing after (Gemma closes nothing)

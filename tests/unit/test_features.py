@@ -45,7 +45,7 @@ def test_long_sentences_are_split_not_truncated(tiny_model: Path) -> None:
         _sentence(300),
         {"id": "e", "tokens": ["a", "", "b"], "tags": ["O"] * 3},
     ]
-    features = tokenize_tagging(tokenizer, examples, PANX, max_length=16)
+    features = tokenize_tagging(tokenizer, examples, PANX, 16, "first", "paper")
     assert features["split_sentences"] == 1
     assert all(len(ids) <= 16 for ids in features["input_ids"])
     windows = [w for w, e in enumerate(features["window_example"]) if e == 1]
@@ -75,8 +75,8 @@ def test_long_sentences_are_split_not_truncated(tiny_model: Path) -> None:
 def test_first_nonempty_skips_bare_markers(e5_model: Path) -> None:
     tokenizer = AutoTokenizer.from_pretrained(e5_model)
     example = {"id": "z", "tokens": list("天气很冷"), "tags": ["B-LOC", "I-LOC", "O", "O"]}
-    first = tokenize_tagging(tokenizer, [example], PANX, 32, "first")
-    nonempty = tokenize_tagging(tokenizer, [example], PANX, 32, "first_nonempty")
+    first = tokenize_tagging(tokenizer, [example], PANX, 32, "first", "paper")
+    nonempty = tokenize_tagging(tokenizer, [example], PANX, 32, "first_nonempty", "paper")
     marker = tokenizer.convert_tokens_to_ids("\u2581")
     first_ids = [first["input_ids"][0][p] for p in first["window_positions"][0]]
     nonempty_ids = [nonempty["input_ids"][0][p] for p in nonempty["window_positions"][0]]

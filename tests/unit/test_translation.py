@@ -46,7 +46,7 @@ def test_examples_keep_ids_and_labels(tiny_translator: Path) -> None:
         {"id": "2", "text_a": "A man plays.", "text_b": "Nobody plays.", "label": "contradiction"},
     ]
     options = {"model": str(tiny_translator), "num_beams": 2, "max_length": 12, "batch_size": 2}
-    translated, origin = translate_examples(examples, options, "en", "de")
+    translated, origin = translate_examples(examples, options, "en", "de", None, "cpu")
     assert [(e["id"], e["label"]) for e in translated] == [
         ("1", "neutral"),
         ("2", "contradiction"),
@@ -56,7 +56,7 @@ def test_examples_keep_ids_and_labels(tiny_translator: Path) -> None:
     assert translated[0]["text_a"] == translated[1]["text_a"]
     assert origin["translation_model"] == str(tiny_translator)
     assert (origin["source_language"], origin["target_language"]) == ("en", "de")
-    again, _ = translate_examples(examples, options, "en", "de")
+    again, _ = translate_examples(examples, options, "en", "de", None, "cpu")
     assert again == translated
 
 
@@ -109,8 +109,8 @@ def test_a_fetched_hub_model_is_loaded_from_its_folder_and_keeps_its_name_and_co
     record = {"source": "hub", "id": "org/tiny-mt", "revision": "main", "commit": "0123abcd"}
     (folder / "mte_model.json").write_text(json.dumps(record))
     examples = [{"id": "1", "text_a": "A man plays.", "label": "neutral"}]
-    options = {"model": "org/tiny-mt", "num_beams": 1, "max_length": 8}
-    _, origin = translate_examples(examples, options, "en", "de", model_dir=str(folder))
+    options = {"model": "org/tiny-mt", "num_beams": 1, "max_length": 8, "batch_size": 16}
+    _, origin = translate_examples(examples, options, "en", "de", str(folder), "cpu")
     assert origin["translation_model"] == "org/tiny-mt"
     assert origin["revision"] == "0123abcd"
 

@@ -44,7 +44,7 @@ def _example(answer: str = "e", start: int | None = None) -> dict:
 
 def _features(tokenizer, training: bool, max_length: int = 9, examples=None) -> dict:
     return sw.tokenize_run_squad(
-        tokenizer, examples or [_example()], get_task("xquad"), max_length, 2, 64, training
+        tokenizer, examples or [_example()], get_task("xquad"), max_length, 2, 64, training, False
     )
 
 

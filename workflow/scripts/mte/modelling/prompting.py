@@ -91,7 +91,7 @@ def loglikelihoods(
     model: Any,
     tokenizer: Any,
     requests: Sequence[tuple[str, str]],
-    batch_size: int = 8,
+    batch_size: int,
     max_length: int | None = None,
     progress: bool = False,
 ) -> list[tuple[float, bool]]:
@@ -139,7 +139,7 @@ def score_examples(
     prompt: Prompt,
     examples: Sequence[dict[str, Any]],
     demos: Sequence[dict[str, Any]],
-    batch_size: int = 8,
+    batch_size: int,
     progress: bool = False,
 ) -> list[dict[str, Any]]:
     """Per example: its id, each choice's log-likelihood, the chosen answer (``label``), the
@@ -181,8 +181,8 @@ def generate_answers(
     prompt: Prompt,
     examples: Sequence[dict[str, Any]],
     demos: Sequence[dict[str, Any]],
-    max_new_tokens: int = 32,
-    batch_size: int = 8,
+    max_new_tokens: int,
+    batch_size: int,
     progress: bool = False,
 ) -> list[str]:
     """Per example, the model's greedy continuation of its few-shot context, cut at the first

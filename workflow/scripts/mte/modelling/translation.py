@@ -76,12 +76,13 @@ def translate_texts(
     model_name: str,
     source: str,
     target: str,
-    revision: str | None = None,
-    batch_size: int = 16,
-    num_beams: int = 4,
-    max_length: int = 256,
-    model_dir: str | None = None,
-    device: str = "auto",
+    *,
+    revision: str | None,
+    batch_size: int,
+    num_beams: int,
+    max_length: int,
+    model_dir: str | None,
+    device: str,
 ) -> tuple[list[str], dict[str, Any]]:
     """Translate ``texts`` from ``source`` into ``target`` (ISO 639-1 codes) with beam search;
     ``model_dir``: the model's folder as fetch_translation_model wrote it (else the model is
@@ -146,8 +147,8 @@ def translate_examples(
     options: dict[str, Any],
     source: str,
     target: str,
-    model_dir: str | None = None,
-    device: str = "auto",
+    model_dir: str | None,
+    device: str,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The examples with every text field translated; ids and labels are kept, so the
     translation is scored (and paired) example by example with the original."""

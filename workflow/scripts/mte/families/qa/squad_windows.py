@@ -77,7 +77,7 @@ def tokenize_run_squad(
     doc_stride: int,
     max_query_length: int,
     training: bool,
-    do_lower_case: bool = False,
+    do_lower_case: bool,
 ) -> dict[str, Any]:
     """Windows of every example as ``squad_convert_example_to_features`` makes them.
 

@@ -24,12 +24,13 @@ log = logging.getLogger("mte")
 def load_encoder(
     model_dir: str | Path,
     layer_choices: list,
-    device: str = "auto",
-    precision: str = "auto",
-    base_model_dir: str | Path | None = None,
-    xtreme_layers: dict[int, int] | None = None,
-    tokenization: str = "paper",
-    do_lower_case: bool = False,
+    device: str,
+    precision: str,
+    base_model_dir: str | Path | None,
+    xtreme_layers: dict[int, int] | None,
+    *,
+    tokenization: str,
+    do_lower_case: bool,
 ) -> tuple[Any, Any, dict, dict]:
     """The encoder (on ``device``), its tokenizer, how it embeds (pooling, prefix, and the
     autocast type of ``precision`` under ``dtype``) and the resolved layers. A fine-tune
@@ -83,8 +84,8 @@ def _encoder(model_dir: str | Path, options: dict[str, Any]) -> tuple[Any, Any, 
         options["precision"],
         options.get("base_model"),
         options.get("xtreme_layers"),
-        options["tokenization"],
-        options["do_lower_case"],
+        tokenization=options["tokenization"],
+        do_lower_case=options["do_lower_case"],
     )
 
 

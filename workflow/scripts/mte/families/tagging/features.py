@@ -55,8 +55,8 @@ def tokenize_tagging(
     examples: list[dict[str, Any]],
     task: Task,
     max_length: int,
-    label_subword: str = "first",
-    tokenization: str = "paper",
+    label_subword: str,
+    tokenization: str,
 ) -> dict[str, Any]:
     """Encode tagged sentences into windows of at most ``max_length`` sub-tokens.
 
