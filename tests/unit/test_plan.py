@@ -147,23 +147,22 @@ def test_no_code_restates_a_default_of_the_schema() -> None:
 def test_a_tokenization_option_enters_the_folder_key_by_being_a_field() -> None:
     """Every field of the record is named in the features' key, less the values its metadata
     leaves out (so that folders made before an option existed keep their names)."""
-    record = Tokenization(
-        max_length=128,
-        label_subword="first",
-        doc_stride=None,
-        do_lower_case=False,
-        tokenization="paper",
-        windows=None,
-        max_query_length=None,
-    )
-    assert record.key_payload() == {"max_length": 128, "label_subword": "first", "doc_stride": None}
-    changed = dataclasses.replace(record, do_lower_case=True, tokenization="fast")
-    assert changed.key_payload() == {
-        **record.key_payload(),
-        "do_lower_case": True,
-        "tokenization": "fast",
+    record = _plan({"panx": {"source": "hub"}}).task("panx").tokenization
+    fields = {field.name: field for field in dataclasses.fields(Tokenization)}
+    assert set(record.options()) == set(fields)
+    named = {
+        name: getattr(record, name)
+        for name, field in fields.items()
+        if getattr(record, name) not in field.metadata.get("named_unless", ())
     }
-    assert set(record.options()) == {field.name for field in dataclasses.fields(Tokenization)}
+    assert record.key_payload() == named
+    # PAN-X under the schema's defaults: its window, its label's sub-token, no QA stride
+    schema = load_schema(SCHEMA)
+    window = _find_default(schema["$defs"]["tagging_hyperparameters"], "max_length", schema)
+    label = _schema_default("panx", "label_subword")
+    assert named == {"max_length": window, "label_subword": label, "doc_stride": None}
+    changed = dataclasses.replace(record, do_lower_case=True, tokenization="fast")
+    assert changed.key_payload() == {**named, "do_lower_case": True, "tokenization": "fast"}
 
 
 def test_the_plan_is_frozen_and_typed() -> None:
