@@ -90,6 +90,7 @@ from mte.submission.versions import leaderboards  # noqa: E402
 from mte.tasks.settings import TRANSFER_SETTINGS, wildcard_pattern  # noqa: E402
 from mte.tasks.spec import SPLITS, TRANSLATED_SPLITS  # noqa: E402
 
+
 def reference_files():
     """Published numbers: every config/references/*.yaml of the workflow, then the config's own
     ``references`` files (each entry of theirs fills or replaces the cells of an earlier one
@@ -205,6 +206,15 @@ FILES = RunFiles(PLAN)
 INPUTS = JobInputs(PLAN, FILES)
 TARGETS = RunTargets(PLAN, INPUTS, RUN, references())
 
+
+def get_download_inputs(wc):
+    """A download's inputs (mte.config.plan.inputs.JobInputs.download), a release's fetched
+    record marked ancient: a language added later fetches its files without rerunning the
+    languages read before."""
+    kind, paths = INPUTS.download(wc)
+    return [ancient(path) for path in paths] if kind == "release" else paths
+
+
 # the splits of the released data; the translated ones are made by the translate rule
 ORIGINAL_SPLITS = [split for split in SPLITS if split not in TRANSLATED_SPLITS]
 # the rules' task wildcards: Tatoeba, BUCC, LAReQA, Mewsli-X retrieve with an encoder (those
@@ -295,5 +305,3 @@ def template_only(wildcards):
         "light_step (workflow/rules/light.smk) is the template of the light rules; "
         "ask for one of them or for their outputs, not for it"
     )
-
-

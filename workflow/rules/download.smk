@@ -1,11 +1,3 @@
-def get_download_inputs(wc):
-    """A download's inputs (mte.config.plan.inputs.JobInputs.download), a release's fetched
-    record marked ancient: a language added later fetches its files without rerunning the
-    languages read before."""
-    kind, paths = INPUTS.download(wc)
-    return [ancient(path) for path in paths] if kind == "release" else paths
-
-
 # a split of a task's released data (or its hub rows), where the network is (run_locally)
 rule download:
     input:

@@ -43,7 +43,9 @@ use rule light_step as pseudo_test_table with:
     input:
         human=lambda wc: INPUTS.pseudo_test_scores(wc.task, SCORES),
         pseudo=lambda wc: INPUTS.pseudo_test_scores(wc.task, PSEUDO_TEST_SCORES),
-        human_data=lambda wc: INPUTS.pseudo_test_data(wc.task, PLAN.task(wc.task).eval_split),
+        human_data=lambda wc: INPUTS.pseudo_test_data(
+            wc.task, PLAN.task(wc.task).eval_split
+        ),
         pseudo_data=lambda wc: INPUTS.pseudo_test_data(wc.task, "pseudo-test"),
     output:
         csv=report(
