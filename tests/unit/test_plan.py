@@ -195,3 +195,59 @@ def test_every_shipped_config_plans() -> None:
         config = yaml.safe_load((REPO / "config" / name).read_text(encoding="utf-8"))
         plan = build_plan(with_schema_defaults(config, SCHEMA))
         assert set(plan.tasks) == set(config["tasks"]), name
+
+
+def _inputs(tasks: dict, **more) -> JobInputs:
+    plan = _plan(tasks, **more)
+    return JobInputs(plan, RunFiles(plan))
+
+
+def test_each_setting_predicts_with_its_own_fine_tune() -> None:
+    """translate-test reads the zero-shot model and the translated test set (English: its own
+    test set); in-language has a model per language, English's own; retrieval its encoder."""
+    files = {"source": "files", "path": "/x", "eval_split": "test"}
+    translations = {"source": "files", "path": "/t"}
+    inputs = _inputs(
+        {"xnli": {**files, "languages": ["en", "de"], "translations": translations}},
+        settings=["zero-shot", "translate-test", "in-language"],
+    )
+    plan, variant = inputs.plan, inputs.plan.variant_key("xnli")
+    run = f"results/m/xnli/{variant}"
+
+    def job(setting: str, lang: str) -> SimpleNamespace:
+        return SimpleNamespace(model="m", task="xnli", setting=setting, seed=1, lang=lang)
+
+    assert inputs.finetuned_model(job("translate-test", "de")) == f"{run}/zero-shot/seed1/model"
+    assert inputs.evaluated_split(job("translate-test", "de")) == "translate-test"
+    assert inputs.evaluated_split(job("translate-test", "en")) == "test"
+    assert inputs.finetuned_model(job("in-language", "de")) == f"{run}/in-language/seed1/model/de"
+    data = f"resources/data/xnli/{plan.data_key('xnli')}"
+    assert inputs.evaluated_gold(job("translate-test", "de")) == f"{data}/de/translate-test.jsonl"
+    # in-language trains and selects on the language's own data
+    features = inputs.training_features("train")(job("in-language", "de"))
+    assert features == [f"results/m/xnli/features/{plan.tokens_key('xnli')}/de/train/features.pt"]
+
+
+def test_bucc_reads_its_dev_gold_and_a_pooled_task_its_pool() -> None:
+    inputs = _inputs(
+        {
+            "bucc": {"source": "hub", "languages": ["de"]},
+            "lareqa": {"source": "hub", "languages": ["de", "ar"]},
+        }
+    )
+    bucc = SimpleNamespace(model="m", task="bucc", setting="zero-shot", seed=1, lang="de")
+    assert inputs.dev_gold(bucc).endswith("/de/dev.jsonl")
+    assert list(inputs.retrieval_data(SimpleNamespace(**vars(bucc), variant="v"))) == [
+        "dev",
+        inputs.plan.task("bucc").eval_split,
+    ]
+    lareqa = SimpleNamespace(model="m", task="lareqa", setting="zero-shot", seed=1, lang="de")
+    pooled = inputs.retrieval_data(SimpleNamespace(**vars(lareqa), variant="v"))
+    assert pooled["pool_index"] == "results/m/lareqa/v/zero-shot/seed1/pool/index.json"
+    # the pool: every configured language's evaluated split, in the config's order
+    pool = inputs.pool_data(lareqa)
+    assert [path.split("/")[-2] for path in pool] == ["de", "ar"]
+    assert inputs.dev_gold(lareqa) == []
+    options = inputs.retrieval_options(lareqa)
+    assert options["layers"] == _schema_default("lareqa", "layers")
+    assert options["tokenization"] == inputs.plan.tokenization
