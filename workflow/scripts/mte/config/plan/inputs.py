@@ -22,7 +22,6 @@ from mte.config.plan.files import (
     TRANSLATION_MODEL,
     RunFiles,
 )
-from mte.config.plan.keys import DATA_KEYS
 from mte.config.plan.run import RunPlan, thawed
 from mte.modelling.translation import translator_folder, translator_id
 from mte.registry import family_of
@@ -45,7 +44,7 @@ class JobInputs:
         """Only what decides the downloaded content, so that adding a language reruns nothing
         else (and changing the translations reruns only the translated splits)."""
         task = self.plan.task(wc.task)
-        params = {key: thawed(task.entry.get(key)) for key in DATA_KEYS}
+        params = task.data_params()
         if task.source == "release":
             params["release_dir"] = RELEASE_DIR.format(task=wc.task)
         if wc.split in TRANSLATED_SPLITS:

@@ -181,7 +181,7 @@ class RunPlan:
 def _task_plan(name: str, config: dict[str, Any]) -> TaskPlan:
     spec = get_task(name)
     entry = config["tasks"][name]
-    owner = resolve.models_of(name, config) or name
+    models_of = resolve.models_of(name, config)
     return TaskPlan(
         name=name,
         spec=spec,
@@ -190,19 +190,18 @@ def _task_plan(name: str, config: dict[str, Any]) -> TaskPlan:
         languages=tuple(resolve.task_languages(name, config)),
         settings=tuple(resolve.task_settings(name, config)),
         seeds=tuple(resolve.task_seeds(name, config)),
-        models_of=resolve.models_of(name, config),
-        owner=owner,
+        models_of=models_of,
+        owner=models_of or name,
         start_from=resolve.start_from(name, config),
-        encoder=resolve.retrieval_encoder(name, config) if retrieves(spec) else None,
-        retrieval_lower_case=resolve.retrieval_lower_case(name, config)
-        if retrieves(spec)
-        else False,
+        # None and False for a task that does not retrieve (it has no encoder)
+        encoder=resolve.retrieval_encoder(name, config),
+        retrieval_lower_case=resolve.retrieval_lower_case(name, config),
         eval_split=resolve.eval_split_of(name, config),
         train_language=spec.train_language,
         retrieves=retrieves(spec),
         pooled=pools(spec),
         pseudo_test=bool(entry.get("pseudo_test")),
-        hyperparameters=_frozen(config["tasks"][owner].get("hyperparameters") or {}),
+        hyperparameters=_frozen(config["tasks"][models_of or name].get("hyperparameters") or {}),
         tokenization=tokenization_of(name, config),
         translations=_frozen(entry.get("translations")),
         layers=_frozen(entry.get("layers")),
