@@ -25,6 +25,8 @@ use rule light_step as aggregate with:
     params:
         **light_script("aggregate.py"),
         languages=lambda wc: list(PLAN.task(wc.task).languages),
+        # the languages a missing_files: skip folder lacked, each with the file looked for
+        left_out=lambda wc: thawed(PLAN.task(wc.task).left_out),
         statistics=config["statistics"],
         # the data note under the report's table (source, subset)
         task_config=lambda wc: thawed(PLAN.task(wc.task).entry),
@@ -64,6 +66,11 @@ use rule light_step as summarize with:
         demo_tasks=lambda wc: INPUTS.demo_tasks(TARGETS.suite_tasks(wc.suite)),
         # the config's skip_tasks: the table names them among the suite's missing tasks
         skipped=config["skip_tasks"],
+        # per task, the languages a missing_files: skip folder lacked (named in a note)
+        left_out=lambda wc: {
+            name: thawed(PLAN.task(name).left_out)
+            for name in TARGETS.suite_tasks(wc.suite)
+        },
 
 
 # the run's provenance in one block for the report: models, packages, hardware; the index of

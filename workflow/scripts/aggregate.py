@@ -5,7 +5,13 @@ from mte.io import read_json, write_json, write_text
 from mte.published import load_references
 from mte.registry import family_of, get_task
 from mte.runtime.logs import rule_logging
-from mte.tables.notes import data_note, in_context_note, label_demo, method_note
+from mte.tables.notes import (
+    data_note,
+    in_context_note,
+    label_demo,
+    left_out_note,
+    method_note,
+)
 from mte.tables.published_rows import with_references
 from mte.tables.render import html, latex, markdown, pair_matrix_document, task_document
 from mte.tables.statistics_columns import with_statistics
@@ -36,6 +42,7 @@ with rule_logging(snakemake) as log:
     for note in (method_note(scores), in_context_note(scores, task.primary_metric)):
         if note:
             document.notes.append(note)
+    document.notes.extend(left_out_note({task.title: snakemake.params.left_out}))
     printed = document
     if task.table_layout == "pair_matrix":  # G-XLT: contexts x questions, per model
         printed = pair_matrix_document(table[table["row"] == "ours"], languages, title)

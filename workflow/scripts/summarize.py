@@ -18,6 +18,7 @@ with rule_logging(snakemake) as log:
         references,
         snakemake.params.demo_tasks,
         snakemake.params.skipped,
+        snakemake.params.left_out,
     )
     for extension, text in tables.items():
         write_text(snakemake.output[extension], text)

@@ -14,6 +14,7 @@ from mte.config.as_written import (
     check_shared_finetunes,
     skip_tasks,
 )
+from mte.config.local_files import leave_out_missing_languages, root_relative_paths
 from mte.config.plan.keys import release_languages
 from mte.config.plan.resolve import (
     ALL_LANGUAGES,
@@ -395,8 +396,10 @@ def check_configuration(config: dict[str, Any], schema_path: str | Path) -> list
     numbers read): each task known, the schema, the skipped tasks removed, fine-tunes shared
     by name, the schema's defaults filled in, then the tasks' keys, languages, files and
     settings. The config's ``model`` (one model, on the command line) replaces its ``models``
-    first. The first fault raises one ConfigError naming its key; the tasks whose files await a
-    manual step are returned."""
+    first; after the defaults, relative folders are read below ``files_root`` and the languages
+    a ``missing_files: skip`` folder lacks are left out (mte.config.local_files). The first
+    fault raises one ConfigError naming its key; the tasks whose files await a manual step are
+    returned."""
     for name in config.get("tasks") or {}:
         get_task(name)
     expand_model_shorthand(config)
@@ -404,4 +407,6 @@ def check_configuration(config: dict[str, Any], schema_path: str | Path) -> list
     skip_tasks(config)
     check_shared_finetunes(config)
     fill_schema_defaults(config, schema_path)
+    root_relative_paths(config)
+    leave_out_missing_languages(config)
     return check_config(config)

@@ -72,6 +72,16 @@ def candidate_files(task: Task, task_cfg: dict[str, Any], language: str, split: 
     return [base / template.format(**keys) for template in templates]
 
 
+def absent_files(task: Task, task_cfg: dict[str, Any], language: str, split: str) -> list[Path]:
+    """The file templates tried for ``split`` of ``language`` when none of them exists (a
+    folder without the language, such as a copy of XTREME's download/ missing PAN-X's th);
+    empty when one exists, whatever else may be wrong with it (:func:`resolve_files` says)."""
+    candidates = candidate_files(task, task_cfg, language, split)
+    if any(_expand(candidate) for candidate in candidates):
+        return []
+    return candidates
+
+
 def resolve_files(task: Task, task_cfg: dict[str, Any], language: str, split: str) -> list[Path]:
     """The files of the first candidate that exists, or a :class:`ConfigError` naming what
     was tried."""

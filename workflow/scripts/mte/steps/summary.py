@@ -4,14 +4,14 @@ gap) and "metrics" (GLUE: a column per metric of each task, and the suite's aver
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from mte.registry import family_of, get_task
-from mte.tables.notes import demo_warning, label_demo
+from mte.tables.notes import demo_warning, label_demo, left_out_note
 from mte.tables.published_rows import DELTA, OURS
 from mte.tables.render import (
     Document,
@@ -351,9 +351,11 @@ def task_score_suite(
     references: list[dict],
     warning: str | None = None,
     skipped: Iterable[str] = (),
+    notes: Iterable[str] = (),
 ) -> dict[str, str]:
     """A "task_score" suite's tables: per-task averages, their mean and the transfer gaps,
-    with the published task scores beside the models that have them."""
+    with the published task scores beside the models that have them; ``notes`` go under it
+    (the languages left out)."""
     counts = differing_languages(scores, tasks, suite)
     table = task_score_table(scores, tasks, suite.groups)
     table = summary_with_references(table, references, tasks, suite, counts)
@@ -367,6 +369,7 @@ def task_score_suite(
     confidences = {(s.get("interval") or {}).get("confidence") for s in scores} - {None}
     marks = Marks(intervals=True, confidence=confidences.pop() if confidences else 0.95)
     document = summary_document(table, tasks, suite, languages, skipped, marks, counts)
+    document.notes.extend(notes)
     return {
         "csv": table.to_csv(index=False, float_format="%.2f"),
         "md": markdown(document),
@@ -507,16 +510,20 @@ def metrics_suite(
     references: list[dict],
     warning: str | None = None,
     skipped: Iterable[str] = (),
+    notes: Iterable[str] = (),
 ) -> dict[str, str]:
-    """A "metrics" suite's tables (GLUE): every task run side by side, with the average."""
+    """A "metrics" suite's tables (GLUE): every task run side by side, with the average;
+    ``notes`` go under it (the languages left out)."""
     chosen = [get_task(name) for name in tasks]
     table = metrics_table(scores, chosen, suite)
     table = metrics_with_references(table, references, chosen, suite)
+    document = metrics_document(table, chosen, suite)
+    document.notes.extend(notes)
     return {
         "csv": table.to_csv(index=False, float_format="%.2f"),
-        "md": metrics_markdown(table, chosen, suite),
-        "tex": latex(metrics_document(table, chosen, suite)),
-        "html": html(metrics_document(table, chosen, suite), warning=warning),
+        "md": markdown(document),
+        "tex": latex(document),
+        "html": html(document, warning=warning),
     }
 
 
@@ -527,14 +534,23 @@ def summarize(
     references: list[dict],
     demo_tasks: Iterable[str] = (),
     skipped: Iterable[str] = (),
+    left_out: Mapping[str, Mapping[str, str]] | None = None,
 ) -> dict[str, str]:
     """The suite's table over ``tasks`` (those of it that ran) as CSV, Markdown, LaTeX and
     HTML; where some ran on the bundled demo data (``demo_tasks``), every file says so;
-    ``skipped``: the tasks the config's skip_tasks left out, named as such."""
+    ``skipped``: the tasks the config's skip_tasks left out, named as such; ``left_out``: per
+    task, the languages its folder lacked (missing_files: skip) and why, named in a note."""
     build = {"metrics": metrics_suite, "task_score": task_score_suite}
     demo = set(demo_tasks)
+    notes = left_out_notes(left_out or {})
     if not demo:
-        return build[suite.layout](suite, tasks, scores, references, skipped=skipped)
+        return build[suite.layout](suite, tasks, scores, references, None, skipped, notes)
     warning = demo_warning([score for score in scores if score["task"] in demo])
-    tables = build[suite.layout](suite, tasks, scores, references, warning, skipped)
+    tables = build[suite.layout](suite, tasks, scores, references, warning, skipped, notes)
     return label_demo(tables, warning)
+
+
+def left_out_notes(left_out: Mapping[str, Mapping[str, str]]) -> list[str]:
+    """The note on the languages that ``missing_files: skip`` left out of a run, per task
+    (task -> language -> the file looked for); none where nothing was left out."""
+    return left_out_note({get_task(task).title: languages for task, languages in left_out.items()})

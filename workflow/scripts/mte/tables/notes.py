@@ -3,6 +3,7 @@ how many examples stand behind each cell) and the run's provenance in one block.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from mte.tables.render import Document, Grid, latex_escape
@@ -103,6 +104,24 @@ def data_note(
         described = "; ".join(f"{setting}: {counts}" for setting, counts in training.items())
         lines.append(f"Fine-tuning data (examples in its training and dev files): {described}.")
     return warning, lines
+
+
+def left_out_note(left_out: Mapping[str, Mapping[str, str]]) -> list[str]:
+    """The languages that ``missing_files: skip`` left out of a run because the task's folder
+    lacks their files (task title -> language -> the file looked for), as one note under a
+    task's table or a suite summary; none where nothing was left out. A table over fewer
+    languages than the paper's then says which, and why, beside its "(n of N)"."""
+    listed = [
+        f"{title}: " + "; ".join(f"{language} ({why})" for language, why in languages.items())
+        for title, languages in left_out.items()
+        if languages
+    ]
+    if not listed:
+        return []
+    return [
+        "Languages left out of this run, their files absent from the task's folder "
+        f"(missing_files: skip) - {' | '.join(listed)}."
+    ]
 
 
 def method_note(scores: list[dict[str, Any]]) -> str | None:

@@ -29,6 +29,12 @@ ALL_LANGUAGES = "all"
 PRETRAINED = "pretrained"
 
 
+# what ``missing_files: skip`` writes into a task's entry (mte.config.local_files): language ->
+# why the folder's files leave it out; the plan's TaskPlan.left_out, the task's table and the
+# suite summary read it
+LEFT_OUT = "left_out"
+
+
 def task_languages(task_name: str, config: dict[str, Any]) -> list[str]:
     """The evaluation languages of a task: the config's list, every language of the release
     (``all``), a suite's set for the task (``xtreme_r``), else the task's default set."""

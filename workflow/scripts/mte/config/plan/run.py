@@ -44,6 +44,8 @@ class TaskPlan:
     entry: Mapping[str, Any]
     source: str
     languages: tuple[str, ...]
+    # the configured languages a missing_files: skip folder lacks: language -> the file looked for
+    left_out: Mapping[str, str]
     settings: tuple[str, ...]
     seeds: tuple[int, ...]
     # the task whose fine-tunes it evaluates (models_of: SQuAD's for XQuAD), else ""
@@ -188,6 +190,7 @@ def _task_plan(name: str, config: dict[str, Any]) -> TaskPlan:
         entry=_frozen(entry),
         source=entry["source"],
         languages=tuple(resolve.task_languages(name, config)),
+        left_out=_frozen(entry.get(resolve.LEFT_OUT) or {}),
         settings=tuple(resolve.task_settings(name, config)),
         seeds=tuple(resolve.task_seeds(name, config)),
         models_of=models_of,
