@@ -399,3 +399,46 @@ def test_the_readmes_one_line_evaluation_of_a_new_model_plans_what_it_says() -> 
     assert counts["prepare_model"] == 1 and "resources/models/xlm-roberta-base" in output
     assert "results/runs/xtreme-xlm-roberta-base/tables/xtreme_summary.csv" in output
     assert "results/runs/xtreme/" not in output
+
+
+def _download_folder(root: Path) -> Path:
+    """A tiny XTREME download/ with panx/, udpos/ and tatoeba/ laid out as download_data.sh
+    writes them, lacking PAN-X's th and UD-POS's de as a public copy of it does."""
+    from mte.registry import get_task
+
+    tagged = "Berlin\tB-LOC\nliegt\tO\n\n"
+    for task, lacking in (("panx", "th"), ("udpos", "de")):
+        folder = root / task
+        folder.mkdir(parents=True)
+        for name in ("train-en.tsv", "dev-en.tsv"):
+            (folder / name).write_text(tagged, encoding="utf-8")
+        for language in get_task(task).languages:
+            if language != lacking:
+                (folder / f"test-{language}.tsv").write_text(tagged, encoding="utf-8")
+    tatoeba = get_task("tatoeba")
+    (root / "tatoeba").mkdir()
+    for language in tatoeba.languages:
+        code = tatoeba.file_codes[language]
+        for side in (code, "eng"):
+            (root / "tatoeba" / f"tatoeba.{code}-eng.{side}").write_text("a\nb\n")
+    return root
+
+
+def test_the_whole_benchmark_overlay_plans_every_language_its_download_folder_has(
+    tmp_path: Path,
+) -> None:
+    """config/xtreme-e5-cpu.yaml over config/xtreme.yaml, pointed at a download/ folder by one
+    --config key (docs/whole-benchmark.md): PAN-X, UD-POS and Tatoeba only, with the embedded
+    model, every language the folder holds (th and de left out, not stopped at)."""
+    download = _download_folder(tmp_path / "download")
+    configs = [REPO / "config" / "xtreme.yaml", REPO / "config" / "xtreme-e5-cpu.yaml"]
+    done = run_snakemake(tmp_path, configs, "-n", "--config", f"files_root={download}")
+    assert done.returncode == 0, done.stderr[-3000:]
+    counts = job_counts(done.stdout + done.stderr)
+    # PAN-X 39 of XTREME's 40 languages, UD-POS 32 of its 33; Tatoeba's 36 embedded
+    assert counts["predict"] == 39 + 32 and counts["retrieve"] == 36
+    assert counts["finetune"] == 2 and counts["prepare_model"] == 1
+    # test files, and English train and dev of the two fine-tuned tasks
+    assert counts["download"] == 39 + 2 + 32 + 2 + 36
+    assert "resources/models/e5-small" in done.stdout
+    assert "results/runs/xtreme-e5-cpu/tables/xtreme_summary.csv" in done.stdout
