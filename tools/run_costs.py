@@ -335,15 +335,29 @@ def _commit() -> str:
 
 
 class LoadSampler(threading.Thread):
-    """The 1-minute load average every ``every`` seconds, until stopped."""
+    """The 1-minute load average every ``every`` seconds, until stopped; with ``pid``, also
+    that process's own CPU seconds (Snakemake's scheduler, its jobs' processes apart)."""
 
-    def __init__(self, every: float = LOAD_EVERY_S) -> None:
+    def __init__(self, every: float = LOAD_EVERY_S, pid: int | None = None) -> None:
         super().__init__(daemon=True)
         self.every, self.samples, self._done = every, [], threading.Event()
+        self.pid, self.own_cpu_s = pid, None
 
     def run(self) -> None:
         while not self._done.wait(self.every):
             self.samples.append(round(os.getloadavg()[0], 2))
+            self._own_cpu()
+
+    def _own_cpu(self) -> None:
+        if self.pid is None:
+            return
+        import psutil
+
+        try:
+            times = psutil.Process(self.pid).cpu_times()
+        except psutil.Error:
+            return  # it has exited: the last sample stands
+        self.own_cpu_s = round(times.user + times.system, 1)
 
     def stop(self) -> list[float]:
         self._done.set()
@@ -357,12 +371,13 @@ def measure(args: argparse.Namespace) -> int:
     folder = run_folder(workdir, args.configfile, args.config)
     command = [*_snakemake(workdir, args.configfile, args.config), "--cores", args.cores]
     before = round(os.getloadavg()[0], 2)
-    sampler = LoadSampler()
     started_at = datetime.now(UTC)
     started = time.monotonic()
-    sampler.start()
     print("$", " ".join(command), flush=True)
-    done = subprocess.run(command)
+    process = subprocess.Popen(command)
+    sampler = LoadSampler(pid=process.pid)
+    sampler.start()
+    returncode = process.wait()
     wall = time.monotonic() - started
     samples = sampler.stop() or [round(os.getloadavg()[0], 2)]
     session = {
@@ -370,8 +385,11 @@ def measure(args: argparse.Namespace) -> int:
         "commit": _commit(),
         "started": started_at.isoformat(timespec="seconds"),
         "wall_s": round(wall, 1),
-        "returncode": done.returncode,
+        "returncode": returncode,
         "cores": args.cores,
+        # Snakemake's own process (scheduling, its checks of inputs and params), sampled
+        # until its last seconds: what the run spends beside its jobs
+        "snakemake_cpu_s": sampler.own_cpu_s,
         "load": {
             "before": before,
             "during_mean": round(sum(samples) / len(samples), 2),
@@ -383,7 +401,7 @@ def measure(args: argparse.Namespace) -> int:
     (folder / "costs").mkdir(parents=True, exist_ok=True)
     (folder / "costs" / "session.json").write_text(json.dumps(session, indent=2) + "\n")
     print(f"wrote {folder / 'costs' / 'session.json'}")
-    return done.returncode
+    return returncode
 
 
 # --- the page ---
@@ -457,6 +475,14 @@ def page(record: dict[str, Any]) -> str:
             f"{load['before']} before it ({load['samples']} samples).",
             "",
         ]
+        if session.get("snakemake_cpu_s") is not None:
+            share = session["snakemake_cpu_s"] / session["wall_s"] if session["wall_s"] else 0
+            lines += [
+                f"Snakemake's own process (scheduling, beside the jobs): "
+                f"{_number(session['snakemake_cpu_s'], 0)} CPU seconds, {100 * share:.1f}% of "
+                "one core over the run.",
+                "",
+            ]
     else:
         lines += [
             f"Wall-clock from the first job's start to the last job's end: "

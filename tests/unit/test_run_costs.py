@@ -162,6 +162,7 @@ def test_the_page_states_the_totals_and_each_rule(tmp_path: Path) -> None:
             "cores": "all",
             "started": "2026-12-05T00:00:00+00:00",
             "returncode": 0,
+            "snakemake_cpu_s": 373.0,
             "load": {"before": 0.1, "during_mean": 1.9, "during_max": 2.4, "samples": 372},
         },  # fmt: skip
         "costs": run_costs.costs(jobs, tmp_path),
@@ -169,6 +170,8 @@ def test_the_page_states_the_totals_and_each_rule(tmp_path: Path) -> None:
     text = run_costs.page(record)
     assert "**Wall-clock of the run: 1 h 02 min**" in text
     assert "bf16 units: amx_bf16" in text
+    # the scheduler's own CPU beside the jobs: 373 s over the run's 3725 s
+    assert "373 CPU seconds, 10.0% of one core over the run" in text
     # 120 s of job wall-clock, all of it predict's two jobs
     assert "| predict | 2 | 2 min 00 s | 100.0% | 205 | 1,200 |" in text
     assert "Jobs without a benchmark file, not counted: 3 (download 1, tokenize 1, score 1)" in text
