@@ -177,7 +177,22 @@ def job_sizes(job: Job, sizes: Sizes) -> dict[str, int | None]:
             examples = (examples or 0) + found_examples
         if found_tokens is not None:
             tokens = (tokens or 0) + found_tokens
+    if job.rule == "finetune":
+        # a fine-tune reads its training set once an epoch: what its time grows with
+        epochs = _epochs(sizes.workdir, job)
+        examples = examples * epochs if examples is not None and epochs else examples
+        tokens = tokens * epochs if tokens is not None and epochs else tokens
     return {"examples": examples, "tokens": tokens}
+
+
+def _epochs(workdir: Path, job: Job) -> int | None:
+    """The epochs a fine-tune trained (its training.json beside the model it wrote)."""
+    for output in job.outputs:
+        record = workdir / output / "training.json"
+        if record.is_file():
+            hyperparameters = json.loads(record.read_text(encoding="utf-8"))["hyperparameters"]
+            return int(hyperparameters["epochs"])
+    return None
 
 
 def _rate(seconds: float, amount: int | None) -> float | None:
@@ -504,7 +519,7 @@ def page(record: dict[str, Any]) -> str:
         "## Per rule and task",
         "",
         "Examples: a download's records, a tokenisation's or prediction's inputs (sentences, "
-        "pairs, windows), a fine-tune's training inputs per epoch, an embedding pass's "
+        "pairs, windows), a fine-tune's training inputs times its epochs, an embedding pass's "
         "sentences, a score's predictions. Tokens: the sub-word ids of those inputs.",
         "",
         *_group_rows(totals["rule_task"]),

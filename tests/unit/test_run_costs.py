@@ -175,3 +175,14 @@ def test_the_page_states_the_totals_and_each_rule(tmp_path: Path) -> None:
     # 120 s of job wall-clock, all of it predict's two jobs
     assert "| predict | 2 | 2 min 00 s | 100.0% | 205 | 1,200 |" in text
     assert "Jobs without a benchmark file, not counted: 3 (download 1, tokenize 1, score 1)" in text
+
+
+def test_a_fine_tune_handles_its_training_set_once_an_epoch(tmp_path: Path) -> None:
+    model = "results/m/panx/v/zero-shot/seed1/model"
+    train = "results/m/panx/features/t/en/train/features.pt"
+    job = run_costs.Job("finetune", {"task": "panx"}, None, inputs=[train], outputs=[model])
+    _features(tmp_path, train, [10, 30])
+    (tmp_path / model).mkdir(parents=True)
+    (tmp_path / model / "training.json").write_text(json.dumps({"hyperparameters": {"epochs": 3}}))
+    # 2 inputs of 40 tokens in all, read 3 times
+    assert run_costs.job_sizes(job, run_costs.Sizes(tmp_path)) == {"examples": 6, "tokens": 120}
