@@ -15,10 +15,14 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-# CONFIG: a config file to run instead of the demo (make run CONFIG=config/xtreme.yaml); each
-# run ends in its report, results/runs/<run>/report.html (mte-report)
+# CONFIG: a config file to run instead of the demo (make run CONFIG=config/xtreme.yaml), or a
+# config and its overlays (CONFIG="config/xtreme.yaml config/xtreme-e5-cpu.yaml"); VALUES: its
+# --config values (VALUES=files_root=/data/xtreme/download); each run ends in its report,
+# results/runs/<run>/report.html (mte-report)
 CONFIG ?=
-CONFIG_ARGS := $(if $(CONFIG),--configfile $(CONFIG))
+VALUES ?=
+CONFIG_FILES := $(if $(CONFIG),--configfile $(CONFIG))
+CONFIG_ARGS := $(CONFIG_FILES) $(if $(VALUES),--config $(VALUES))
 run: $(STAMP)
 	$(BIN)/snakemake --cores $(CORES) $(CONFIG_ARGS)
 	$(BIN)/mte-report $(CONFIG_ARGS)
@@ -26,7 +30,7 @@ run: $(STAMP)
 # accept on purpose data whose bytes differ from the run's data lock (docs/data-sources.md, "The
 # data lock"): every download of CONFIG, nothing else; the lock then says what changed
 update-lock: $(STAMP)
-	$(BIN)/snakemake --cores $(CORES) $(CONFIG_ARGS) --config update_lock=true
+	$(BIN)/snakemake --cores $(CORES) $(CONFIG_FILES) --config $(VALUES) update_lock=true
 
 # the report of a finished run of any config: results/runs/<run>/report.html
 report: $(STAMP)
