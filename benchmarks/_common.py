@@ -168,6 +168,18 @@ def machine() -> dict[str, Any]:
     }
 
 
+def one_epoch_hp(batch_size: int, model_selection: str = "last") -> dict[str, Any]:
+    """The hyper-parameters of the fine-tune benchmarks' jobs: one epoch at XTREME's learning
+    rate and length, no warm-up or decay. HyperParameters takes a complete mapping, so the
+    schema's defaults are written out for the rest."""
+    return {
+        "learning_rate": 2e-5, "epochs": 1, "batch_size": batch_size, "eval_batch_size": 64,
+        "max_length": 128, "warmup_ratio": 0.0, "weight_decay": 0.0, "max_grad_norm": 1.0,
+        "freeze_word_embeddings": False, "checkpoint_every_steps": 0, "warmup_steps": None,
+        "model_selection": model_selection, "dev_languages": "training",
+    }  # fmt: skip
+
+
 def write_result(name: str, result: dict[str, Any]) -> Path:
     """benchmarks/results/{name}.json, with the machine it ran on."""
     RESULTS.mkdir(parents=True, exist_ok=True)

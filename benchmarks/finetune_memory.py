@@ -25,7 +25,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _common import SHARED, e5_folder, write_result
+from _common import SHARED, e5_folder, one_epoch_hp, write_result
 
 SIDES = ("glibc", "threshold")
 # mallopt's parameter number (malloc.h) and the fixed threshold
@@ -64,12 +64,7 @@ def main() -> None:
         ]
         save_features(features[0], scratch / "train.pt")
         save_features(features[1], scratch / "dev.pt")
-        hp = {
-            "learning_rate": 2e-5, "epochs": 1, "batch_size": 32, "eval_batch_size": 64,
-            "max_length": 128, "warmup_ratio": 0.0, "weight_decay": 0.0, "max_grad_norm": 1.0,
-            "freeze_word_embeddings": False, "checkpoint_every_steps": 0, "warmup_steps": None,
-            "model_selection": "last", "dev_languages": "training",
-        }  # fmt: skip
+        hp = one_epoch_hp(32)
         job = scratch / "job.json"
         job.write_text(json.dumps({"folder": str(folder), "scratch": str(scratch), "hp": hp}))
 

@@ -29,7 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import classifier_folder, write_result, xnli_examples
+from _common import classifier_folder, one_epoch_hp, write_result, xnli_examples
 
 
 def main() -> None:
@@ -73,13 +73,7 @@ def main() -> None:
         dev = tokenize_pairs(tokenizer, examples[args.examples :], task, 128)
         save_features(train, scratch / "train.pt")
         save_features(dev, scratch / "dev.pt")
-        hp = {
-            "learning_rate": 2e-5, "epochs": 1, "batch_size": args.batch_size,
-            "eval_batch_size": 64, "max_length": 128, "warmup_ratio": 0.0, "weight_decay": 0.0,
-            "max_grad_norm": 1.0, "freeze_word_embeddings": False, "checkpoint_every_steps": 0,
-            # the schema's defaults for the rest: HyperParameters takes a complete mapping
-            "warmup_steps": None, "model_selection": "best_dev", "dev_languages": "training",
-        }  # fmt: skip
+        hp = one_epoch_hp(args.batch_size, "best_dev")
 
         def run_ours(round_: int) -> tuple[float, float, list[float]]:
             result_path = scratch / f"ours-result{round_}.json"

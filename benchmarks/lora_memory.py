@@ -26,7 +26,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _common import classifier_folder, write_result, xnli_examples
+from _common import classifier_folder, one_epoch_hp, write_result, xnli_examples
 
 
 def main() -> None:
@@ -56,12 +56,7 @@ def main() -> None:
                       scratch / "train.pt")  # fmt: skip
         save_features(tokenize_pairs(tokenizer, examples[args.examples :], task, 128),
                       scratch / "dev.pt")  # fmt: skip
-        hp = {
-            "learning_rate": 2e-5, "epochs": 1, "batch_size": args.batch_size,
-            "eval_batch_size": 64, "max_length": 128, "warmup_ratio": 0.0, "weight_decay": 0.0,
-            "max_grad_norm": 1.0, "freeze_word_embeddings": False, "checkpoint_every_steps": 0,
-            "warmup_steps": None, "model_selection": "last", "dev_languages": "training",
-        }  # fmt: skip
+        hp = one_epoch_hp(args.batch_size)
         job = scratch / "job.json"
         job.write_text(json.dumps({"folder": str(folder), "scratch": str(scratch), "hp": hp}))
 
