@@ -5,8 +5,9 @@ Two commands, both given the run's config files and ``--config`` values as snake
 ``python tools/run_costs.py measure --configfile A [B ...] [--config K=V ...] [--cores N]``
     runs the workflow (``snakemake --cores N`` on this checkout's Snakefile, in ``--directory``),
     samples the machine's 1-minute load average every 10 seconds, and writes what only a watch
-    of the whole run can know beside the run's tables: ``results/runs/{run}/costs/session.json``
-    (start, end, wall-clock, exit status, load before and during, the command and the commit).
+    of the whole run can know beside the run's tables: ``results/runs/{run}/costs/sessions.json``
+    (start, wall-clock, exit status, load before and during, the command and the commit; a run
+    stopped and measured again keeps one entry per session, and the report adds them up).
 
 ``python tools/run_costs.py report --configfile A [B ...] [--config K=V ...] [--out PREFIX]``
     lists every job of the run (a forced dry run names each job's rule, wildcards, threads and
@@ -414,9 +415,48 @@ def measure(args: argparse.Namespace) -> int:
         },
     }
     (folder / "costs").mkdir(parents=True, exist_ok=True)
-    (folder / "costs" / "session.json").write_text(json.dumps(session, indent=2) + "\n")
-    print(f"wrote {folder / 'costs' / 'session.json'}")
+    # a run stopped and started again (Snakemake then runs only the jobs left) is watched in
+    # several sessions: each is kept, and the report adds them up
+    sessions = [*read_sessions(folder), session]
+    (folder / "costs" / "sessions.json").write_text(json.dumps(sessions, indent=2) + "\n")
+    (folder / "costs" / "session.json").unlink(missing_ok=True)
+    print(f"wrote {folder / 'costs' / 'sessions.json'} (session {len(sessions)})")
     return returncode
+
+
+def read_sessions(folder: Path) -> list[dict[str, Any]]:
+    """The watched sessions of a run, oldest first (``session.json``: one, as written before a
+    run could have several)."""
+    many, one = folder / "costs" / "sessions.json", folder / "costs" / "session.json"
+    if many.is_file():
+        return json.loads(many.read_text())
+    return [json.loads(one.read_text())] if one.is_file() else []
+
+
+def combined(sessions: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The sessions of one run as one: wall-clock and Snakemake's CPU summed, the load averaged
+    over every sample, the first start, the last exit status."""
+    if not sessions:
+        return None
+    samples = sum(entry["load"]["samples"] for entry in sessions)
+    own = [entry.get("snakemake_cpu_s") for entry in sessions]
+    return {
+        "started": sessions[0]["started"],
+        "commit": sessions[-1]["commit"],
+        "cores": sessions[-1]["cores"],
+        "returncode": sessions[-1]["returncode"],
+        "parts": len(sessions),
+        "wall_s": round(sum(entry["wall_s"] for entry in sessions), 1),
+        "snakemake_cpu_s": None if None in own else round(sum(own), 1),
+        "load": {
+            "before": sessions[0]["load"]["before"],
+            "during_mean": round(
+                sum(e["load"]["during_mean"] * e["load"]["samples"] for e in sessions) / samples, 2
+            ),
+            "during_max": max(entry["load"]["during_max"] for entry in sessions),
+            "samples": samples,
+        },
+    }
 
 
 # --- the page ---
@@ -481,7 +521,7 @@ def page(record: dict[str, Any]) -> str:
         "",
     ]
     if session:
-        load = session["load"]
+        load, parts = session["load"], record.get("sessions") or [session]
         lines += [
             f"**Wall-clock of the run: {_duration(session['wall_s'])}** (`snakemake "
             f"--cores {session['cores']}`, watched by `tools/run_costs.py measure`, started "
@@ -490,6 +530,18 @@ def page(record: dict[str, Any]) -> str:
             f"{load['before']} before it ({load['samples']} samples).",
             "",
         ]
+        if len(parts) > 1:
+            lines += [
+                f"The run was stopped and started again: {len(parts)} watched sessions, the "
+                "later ones running only the jobs left (their wall-clocks add up to the above): "
+                + "; ".join(
+                    f"{entry['started']}, {_duration(entry['wall_s'])}, exit status "
+                    f"{entry['returncode']}"
+                    for entry in parts
+                )
+                + ".",
+                "",
+            ]
         if session.get("snakemake_cpu_s") is not None:
             share = session["snakemake_cpu_s"] / session["wall_s"] if session["wall_s"] else 0
             lines += [
@@ -544,8 +596,8 @@ def report(args: argparse.Namespace) -> int:
     config = run_config(args.configfile, args.config)
     folder = run_folder(workdir, args.configfile, args.config)
     jobs = planned_jobs(workdir, args.configfile, args.config)
-    session_path = folder / "costs" / "session.json"
-    session = json.loads(session_path.read_text()) if session_path.is_file() else None
+    sessions = read_sessions(folder)
+    session = combined(sessions)
     cores = session["cores"] if session else None
     out = Path(args.out) if args.out else REPO / "docs" / "measured" / f"{folder.name}-costs"
     record = {
@@ -559,6 +611,7 @@ def report(args: argparse.Namespace) -> int:
         "machine": machine(),
         "threads": threads_of(config, cores),
         "session": session,
+        "sessions": sessions,
         "costs": costs(jobs, workdir),
     }
     out.parent.mkdir(parents=True, exist_ok=True)

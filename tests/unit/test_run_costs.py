@@ -186,3 +186,55 @@ def test_a_fine_tune_handles_its_training_set_once_an_epoch(tmp_path: Path) -> N
     (tmp_path / model / "training.json").write_text(json.dumps({"hyperparameters": {"epochs": 3}}))
     # 2 inputs of 40 tokens in all, read 3 times
     assert run_costs.job_sizes(job, run_costs.Sizes(tmp_path)) == {"examples": 6, "tokens": 120}
+
+
+def _session(started: str, wall: float, own: float, mean: float, top: float, samples: int, rc: int):
+    return {
+        "started": started,
+        "commit": "0123456789",
+        "cores": "all",
+        "returncode": rc,
+        "wall_s": wall,
+        "snakemake_cpu_s": own,
+        "load": {"before": 1.0, "during_mean": mean, "during_max": top, "samples": samples},
+    }
+
+
+def test_a_run_stopped_and_resumed_adds_its_sessions_up(tmp_path: Path) -> None:
+    folder = tmp_path / "results" / "runs" / "r"
+    (folder / "costs").mkdir(parents=True)
+    first = _session("2026-12-05T22:57:25+00:00", 8574.7, 744.2, 2.0, 3.2, 300, 1)
+    second = _session("2026-12-06T02:31:32+00:00", 3000.0, 200.0, 3.0, 3.5, 100, 0)
+    # a record written before runs could have several sessions is read as the first
+    (folder / "costs" / "session.json").write_text(json.dumps(first))
+    assert run_costs.read_sessions(folder) == [first]
+    (folder / "costs" / "sessions.json").write_text(json.dumps([first, second]))
+    whole = run_costs.combined(run_costs.read_sessions(folder))
+    assert whole["wall_s"] == 11574.7  # 8574.7 + 3000.0
+    assert whole["snakemake_cpu_s"] == 944.2
+    assert whole["load"]["during_mean"] == 2.25  # (2.0 * 300 + 3.0 * 100) / 400
+    assert whole["load"]["during_max"] == 3.5
+    assert (whole["started"], whole["returncode"], whole["parts"]) == (first["started"], 0, 2)
+    record = {
+        "run": "r",
+        "name": "r-costs",
+        "date": whole["started"],
+        "commit": "0123456789",
+        "machine": {
+            "cpus": 2,
+            "cpu_model": "EPYC",
+            "bf16_units": [],
+            "memory_gib": 23.5,
+            "platform": "Linux",
+            "python": "3.11.7",
+            "torch": "2.13.0",
+        },  # fmt: skip
+        "threads": {"per_rule": {"finetune": 2}, "cores": "all"},
+        "session": whole,
+        "sessions": [first, second],
+        "costs": run_costs.costs([], tmp_path),
+    }
+    text = run_costs.page(record)
+    assert "**Wall-clock of the run: 3 h 12 min**" in text  # 11574.7 s
+    assert "2 watched sessions" in text
+    assert "2026-12-06T02:31:32+00:00, 50 min 00 s, exit status 0" in text
