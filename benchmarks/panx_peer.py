@@ -26,6 +26,7 @@ writes benchmarks/results/panx_peer.json.
 
     .venv/bin/python benchmarks/panx_peer.py --download /path/to/xtreme/download [--epochs 2]
         [--first N]   # a quick try: the first N sentences of every file, one epoch's steps
+        [--keep-ours] # our side's result from an earlier call (its WORK/ours.json), the peer again
 """
 
 from __future__ import annotations
@@ -105,9 +106,10 @@ def ours(download: Path, epochs: int, first: int | None, work: Path) -> tuple[fl
         "--config", f"files_root={download}", f"skip_tasks={OTHER_TASKS}",
     ]  # fmt: skip
     # the model's conversion, untimed: the peer loads the folder it writes
-    subprocess.run([*command, "resources/models/e5-small"], check=True)
+    # the target before the options: --configfile and --config take every word after them
+    subprocess.run([*command[:3], "resources/models/e5-small", *command[3:]], check=True)
     start = time.perf_counter()
-    subprocess.run([*command, f"results/runs/{RUN}/tables/panx.csv"], check=True)
+    subprocess.run([*command[:3], f"results/runs/{RUN}/tables/panx.csv", *command[3:]], check=True)
     seconds = time.perf_counter() - start
     scores = {}
     for path in work.glob("results/e5-small/panx/*/zero-shot/seed1/scores/*.json"):
@@ -290,6 +292,9 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=2)
     parser.add_argument("--first", type=int, help="the first N sentences of each file (a try)")
     parser.add_argument("--work", type=Path, default=CACHE / "panx-peer")
+    parser.add_argument(
+        "--keep-ours", action="store_true", help="reuse our side's kept result (WORK/ours.json)"
+    )
     parser.add_argument("--peer-side", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.peer_side:
@@ -298,13 +303,39 @@ def main() -> None:
     if not args.download or not (args.download / "panx" / "train-en.tsv").is_file():
         raise SystemExit("--download must name XTREME's download/ folder, with panx/train-en.tsv")
     download = args.download.resolve()
-    shutil.rmtree(args.work, ignore_errors=True)
     languages = test_languages(download / "panx")
-    loads = {"before_ours": load()}
-    ours_seconds, ours_scores, ours_jobs = ours(
-        download, args.epochs, args.first, args.work / "ours"
-    )
-    loads["after_ours"] = load()
+    # each side's result is kept as soon as it exists: a failure after the hour of our side (in
+    # the peer, or in comparing) does not cost that hour again (--keep-ours)
+    kept = args.work / "ours.json"
+    if args.keep_ours and kept.is_file():
+        saved = json.loads(kept.read_text())
+        if (saved["epochs"], saved["first"]) != (args.epochs, args.first):
+            raise SystemExit(f"{kept} was run with other --epochs/--first: run without --keep-ours")
+        ours_seconds, ours_scores, ours_jobs, loads = (
+            saved["seconds"],
+            saved["scores"],
+            saved["jobs"],
+            saved["loads"],
+        )
+    else:
+        shutil.rmtree(args.work, ignore_errors=True)
+        loads = {"before_ours": load()}
+        ours_seconds, ours_scores, ours_jobs = ours(
+            download, args.epochs, args.first, args.work / "ours"
+        )
+        loads["after_ours"] = load()
+        kept.write_text(
+            json.dumps(
+                {
+                    "epochs": args.epochs,
+                    "first": args.first,
+                    "seconds": ours_seconds,
+                    "scores": ours_scores,
+                    "jobs": ours_jobs,
+                    "loads": loads,
+                }
+            )
+        )
     model = args.work / "ours" / "resources" / "models" / "e5-small"
     peer_seconds, peer_result = peer(
         download, args.epochs, args.first, args.work / "peer", model, languages
