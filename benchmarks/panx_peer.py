@@ -239,6 +239,26 @@ def peer_side(job_path: str, result_path: str) -> None:
     ]
     start = time.perf_counter()
     scores = {}
+
+    def keep(complete: bool) -> None:
+        # written after training and after each language: an hour-long side that is stopped
+        # still leaves what it measured
+        Path(result_path).write_text(
+            json.dumps(
+                {
+                    "complete": complete,
+                    "scores": scores,
+                    "phases": phases,
+                    # the process's peak resident memory (train and predict), MB
+                    "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                    "dev_history": history,
+                    "best_checkpoint": trainer.state.best_model_checkpoint,
+                    "predict_seconds_so_far": time.perf_counter() - start,
+                }
+            )
+        )
+
+    keep(False)
     for language in job["languages"]:
         rows = read_tagged(panx / f"test-{language}.tsv", first)
         output = trainer.predict(dataset(rows))
@@ -251,19 +271,9 @@ def peer_side(job_path: str, result_path: str) -> None:
             # out of its gold too
             "words_truncated": words - sum(len(tags) for tags in gold),
         }
+        keep(False)
     phases["predict_and_score_s"] = time.perf_counter() - start
-    Path(result_path).write_text(
-        json.dumps(
-            {
-                "scores": scores,
-                "phases": phases,
-                # the process's peak resident memory (one process: train and predict), MB
-                "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                "dev_history": history,
-                "best_checkpoint": trainer.state.best_model_checkpoint,
-            }
-        )
-    )
+    keep(True)
 
 
 def peer(download: Path, epochs: int, first: int | None, work: Path, model: Path, languages):
