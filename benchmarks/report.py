@@ -219,10 +219,10 @@ def rows() -> list[tuple[dict, str, str, str, str]]:
                 f"Whole PAN-X ({len(r['languages'])} languages, {r['epochs']} epochs, e5-small): "
                 "the workflow against Hugging Face's token-classification example (Trainer.train, "
                 "Trainer.predict per language, seqeval), one run each",
-                f"the workflow in {r['ours_seconds'] / r['peer_seconds']:.2f}x the example's "
-                f"wall-clock ({r['ours_seconds'] / 60:.0f} vs {r['peer_seconds'] / 60:.0f} min); "
-                "mean F1 "
-                f"{100 * mean['ours']:.1f} vs {100 * mean['peer']:.1f}, largest difference "
+                f"the example in {r['peer_seconds'] / r['ours_seconds']:.2f}x the workflow's "
+                f"wall-clock ({r['peer_seconds'] / 60:.0f} vs {r['ours_seconds'] / 60:.0f} min); "
+                f"mean F1 {100 * mean['ours']:.1f} (workflow) and {100 * mean['peer']:.1f} "
+                "(example), largest difference "
                 f"{100 * r['largest_difference']:.1f} points (docs/whole-benchmark.md)",
                 "the same work no slower than the usual way",
                 "benchmarks/panx_peer.py",
