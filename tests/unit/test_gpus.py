@@ -29,7 +29,9 @@ snakemake = SimpleNamespace(
 )
 with rule_logging(snakemake):
     started = time.time()
-    Path(out + ".started").write_text(os.environ["CUDA_VISIBLE_DEVICES"])
+    # written whole, then renamed: the test polls for the file and reads it at once
+    Path(out + ".partial").write_text(os.environ["CUDA_VISIBLE_DEVICES"])
+    os.replace(out + ".partial", out + ".started")
     time.sleep(hold)
     record = {"visible": os.environ["CUDA_VISIBLE_DEVICES"], "start": started, "end": time.time()}
     Path(out).write_text(json.dumps(record))
