@@ -124,3 +124,24 @@ def test_bf16_units_are_read_from_the_cpu_flags() -> None:
     assert cpu_bf16_units(sapphire) == ["avx512_bf16", "amx_bf16"]
     assert cpu_bf16_units("processor\t: 0\nflags\t\t: fpu avx2 fma\n") == []
     assert cpu_bf16_units("") == []
+
+
+def test_every_step_records_the_cpu_model_and_its_bf16_units() -> None:
+    from mte.modelling.device import cpu_model
+    from mte.steps.provenance import hardware
+
+    epyc = "processor\t: 0\nmodel name\t: AMD EPYC 9R14 96-Core Processor\nflags\t\t: fpu\n"
+    assert cpu_model(epyc) == "AMD EPYC 9R14 96-Core Processor"
+    assert cpu_model("processor\t: 0\n") is None
+    # this machine's, as /proc/cpuinfo reads (the provenance of every score and fine-tune)
+    flags = set()
+    model = None
+    with open("/proc/cpuinfo", encoding="utf-8") as handle:
+        for line in handle:
+            if line.startswith("flags"):
+                flags.update(line.split(":", 1)[1].split())
+            elif line.startswith("model name") and model is None:
+                model = line.split(":", 1)[1].strip()
+    record = hardware()
+    assert record["cpu_model"] == model
+    assert record["cpu_bf16_units"] == [f for f in ("avx512_bf16", "amx_bf16") if f in flags]

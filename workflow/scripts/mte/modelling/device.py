@@ -116,14 +116,27 @@ def describe(device: torch.device, dtype: torch.dtype | None) -> str:
     return f"{device.type} ({name + ', ' if name else ''}{precision})"
 
 
+def _cpuinfo() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            return handle.read()
+    except OSError:  # not Linux: nothing known
+        return ""
+
+
+def cpu_model(cpuinfo: str | None = None) -> str | None:
+    """The CPU's model name as /proc/cpuinfo gives it (None where it cannot be read)."""
+    for line in (_cpuinfo() if cpuinfo is None else cpuinfo).splitlines():
+        name, _, value = line.partition(":")
+        if name.strip() == "model name":
+            return value.strip()
+    return None
+
+
 def cpu_bf16_units(cpuinfo: str | None = None) -> list[str]:
     """The bf16 unit flags this CPU reports (none where /proc/cpuinfo cannot be read)."""
     if cpuinfo is None:
-        try:
-            with open("/proc/cpuinfo", encoding="utf-8") as handle:
-                cpuinfo = handle.read()
-        except OSError:
-            return []
+        cpuinfo = _cpuinfo()
     flags: set[str] = set()
     for line in cpuinfo.splitlines():
         name, _, value = line.partition(":")

@@ -35,13 +35,18 @@ def package_versions() -> dict[str, str | None]:
 
 
 def hardware() -> dict[str, Any]:
-    """The machine a step ran on."""
+    """The machine a step ran on: with the CPU's model and its bf16 units, which decide what
+    ``bf16`` precision costs and changes on a CPU."""
     import torch
+
+    from mte.modelling.device import cpu_bf16_units, cpu_model
 
     record: dict[str, Any] = {
         "platform": platform.platform(),
         "machine": platform.machine(),
         "cpus": os.cpu_count(),
+        "cpu_model": cpu_model(),
+        "cpu_bf16_units": cpu_bf16_units(),
         "torch_threads": torch.get_num_threads(),
         "cuda": torch.cuda.is_available(),
     }
