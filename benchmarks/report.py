@@ -30,6 +30,11 @@ def conditions(result: dict) -> str:
     return f"threads: {', '.join(pools)}; load {start:.2f} -> {end:.2f}"
 
 
+def spread(entry: dict) -> str:
+    """A ratio measured over fresh runs: its median and range."""
+    return f"{entry['median']:.2f}x ({entry['min']:.2f}-{entry['max']:.2f}x)"
+
+
 def rows() -> list[tuple[dict, str, str, str, str]]:
     """(result, figure, measured, target, command) per benchmark that has a result."""
     found = []
@@ -164,21 +169,64 @@ def rows() -> list[tuple[dict, str, str, str, str]]:
         )
     if r := load("bf16_cpu"):
         units = ", ".join(r["cpu_bf16_units"]) or "none"
+        p, e, f = r["predict"], r["embed"], r["finetune"]
         found.append(
             (
                 r,
-                f"bf16 autocast on the CPU (bf16 units: {units}), e5-small, XNLI de "
-                f"{r['examples']} pairs, batch {r['batch_size']}; fine-tune "
-                f"{r['finetune_examples']} XNLI en pairs, batch 16",
-                f"predict {r['predict_bf16_speedup_vs_fp32']:.2f}x fp32, "
-                f"{r['predict_bf16_speedup_vs_trainer_bf16']:.2f}x Trainer.predict bf16; argmax "
-                f"agreement with fp32 {100 * r['argmax_agreement_bf16_vs_fp32']:.1f}%; fine-tune "
-                f"{r['finetune_bf16_speedup_vs_fp32']:.2f}x fp32, "
-                f"{r['finetune_bf16_speedup_vs_trainer_bf16']:.2f}x Trainer.train bf16",
-                ">= 1.0x Trainer under the same autocast",
+                f"bf16 on the CPU ({r['cpu_model']}, bf16 units: {units}), e5-small, each side "
+                f"in a fresh process, median (range) of {r['rounds']} rounds, every other one "
+                f"in reverse order: predict XNLI de {r['examples']} pairs, batch "
+                f"{r['batch_size']}; embed Tatoeba {r['tatoeba']}-eng ({e['sentences']:,} "
+                f"sentences); fine-tune {r['finetune_examples']} XNLI en pairs, batch 16",
+                f"predict: autocast {spread(p['bf16_vs_fp32'])} fp32 (weights cast once "
+                f"{spread(p['bf16_cast_vs_fp32'])}), {spread(p['bf16_vs_trainer_bf16'])} "
+                f"Trainer.predict bf16; argmax agreement with fp32 "
+                f"{100 * p['argmax_agreement_bf16_vs_fp32']:.1f}%. embed: autocast "
+                f"{spread(e['bf16_vs_fp32'])} fp32 (cast once {spread(e['bf16_cast_vs_fp32'])}); "
+                f"accuracy {100 * e['accuracy']['fp32']:.1f}% fp32, "
+                f"{100 * e['accuracy']['bf16']:.1f}% bf16. fine-tune: "
+                f"{spread(f['bf16_vs_fp32'])} fp32, {spread(f['bf16_vs_trainer_bf16'])} "
+                "Trainer.train bf16",
+                "predict >= 2x fp32; >= 1.0x Trainer under bf16",
                 "benchmarks/bf16_cpu.py",
             )
         )
+    if r := load("bf16_agreement"):
+        b, c = r["summary"]["bf16"], r["summary"]["bf16_cast"]
+        found.append(
+            (
+                r,
+                f"What bf16 prediction changes: XNLI's 15 dev files ({r['pairs']:,} pairs), "
+                f"{r['model']}, batch {r['batch_size']}",
+                f"autocast: argmax agreement with fp32 {100 * b['agreement_vs_fp32']:.2f}% "
+                f"(lowest language {100 * b['lowest_agreement']:.2f}%), largest accuracy "
+                f"difference {100 * b['largest_accuracy_difference']:+.2f} points, "
+                f"{b['speedup_vs_fp32']:.2f}x fp32's time; weights cast once: "
+                f"{100 * c['agreement_vs_fp32']:.2f}% (lowest {100 * c['lowest_agreement']:.2f}%), "
+                f"{100 * c['largest_accuracy_difference']:+.2f} points, "
+                f"{c['speedup_vs_fp32']:.2f}x",
+                "measured, per language in the JSON",
+                "benchmarks/bf16_agreement.py",
+            )
+        )
+    for task in ("tatoeba", "panx"):
+        if r := load(f"bf16_workflow_{task}"):
+            largest = r["largest_difference"]
+            found.append(
+                (
+                    r,
+                    f"The workflow's {task} under bf16 against fp32, {len(r['languages'])} "
+                    f"languages, whole files, one Snakemake run each"
+                    + (f", {r['epochs']} epochs" if r["epochs"] else ""),
+                    f"{r['speedup_bf16_vs_fp32']:.2f}x ({r['fp32_seconds']:.0f} s -> "
+                    f"{r['bf16_seconds']:.0f} s); mean {r['metric']} "
+                    f"{100 * r['mean']['fp32']:.2f} fp32, {100 * r['mean']['bf16']:.2f} bf16; "
+                    f"largest difference {largest['language']} "
+                    f"{100 * largest['difference']:+.2f} points",
+                    "measured, per language in the JSON",
+                    f"benchmarks/bf16_workflow.py --task {task}",
+                )
+            )
     if r := load("lora_memory"):
         share = 100 * r["lora_trainable_parameters"] / r["parameters"]
         found.append(
