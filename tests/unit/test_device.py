@@ -128,7 +128,7 @@ def test_bf16_units_are_read_from_the_cpu_flags() -> None:
 
 def test_every_step_records_the_cpu_model_and_its_bf16_units() -> None:
     from mte.modelling.device import cpu_model
-    from mte.steps.provenance import hardware
+    from mte.steps.provenance import hardware, prediction_machine
 
     epyc = "processor\t: 0\nmodel name\t: AMD EPYC 9R14 96-Core Processor\nflags\t\t: fpu\n"
     assert cpu_model(epyc) == "AMD EPYC 9R14 96-Core Processor"
@@ -145,3 +145,6 @@ def test_every_step_records_the_cpu_model_and_its_bf16_units() -> None:
     record = hardware()
     assert record["cpu_model"] == model
     assert record["cpu_bf16_units"] == [f for f in ("avx512_bf16", "amx_bf16") if f in flags]
+    # a prediction's machine adds the precision inference_precision resolved to there
+    assert prediction_machine("cpu", "bf16") == {**record, "device": "cpu", "precision": "bf16"}
+    assert prediction_machine("cpu", "auto")["precision"] == "fp32"  # auto: fp32 on a CPU

@@ -148,6 +148,13 @@ def test_tables_in_three_formats_figures_and_report(workdir: Path, config: dict,
     assert all(d["files"][0]["sha256"] for d in record["data"]) and record["hardware"]["cpus"]
     # and the machines that fine-tuned and predicted, beside the score job's
     assert record["training"]["hardware"]["cpus"] and record["predicted_on"]["cpus"]
+    # the precision the prediction ran in (inference_precision auto: fp32 on a CPU) and the
+    # CPU's bf16 units, which decide what bf16 would have cost and changed
+    assert (record["predicted_on"]["device"], record["predicted_on"]["precision"]) == (
+        "cpu",
+        "fp32",
+    )
+    assert isinstance(record["predicted_on"]["cpu_bf16_units"], list)
     latex = (tables / "xnli.tex").read_text()
     assert r"\toprule" in latex and r"\bottomrule" in latex and "tiny" in latex
     summary = pd.read_csv(tables / "xtreme_summary.csv")

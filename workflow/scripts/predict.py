@@ -4,7 +4,7 @@ from mte.io import write_json, write_jsonl
 from mte.modelling.features import load_features
 from mte.runtime.logs import rule_logging, summary
 from mte.steps.predict import predict_records
-from mte.steps.provenance import hardware
+from mte.steps.provenance import prediction_machine
 
 with rule_logging(snakemake) as log:
     features = load_features(snakemake.input.features)
@@ -16,5 +16,8 @@ with rule_logging(snakemake) as log:
         precision=snakemake.params.precision,
     )
     write_jsonl(snakemake.output[0], records)
-    write_json(snakemake.output.machine, hardware())
+    write_json(
+        snakemake.output.machine,
+        prediction_machine(snakemake.params.device, snakemake.params.precision),
+    )
     summary(f"{len(records)} predictions")

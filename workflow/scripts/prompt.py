@@ -4,7 +4,7 @@ from mte.io import write_json, write_jsonl
 from mte.registry import get_task
 from mte.runtime.logs import rule_logging, summary
 from mte.steps.prompting import prompted_records
-from mte.steps.provenance import hardware
+from mte.steps.provenance import prediction_machine
 
 with rule_logging(snakemake) as log:
     records = prompted_records(
@@ -18,5 +18,8 @@ with rule_logging(snakemake) as log:
         precision=snakemake.params.precision,
     )
     write_jsonl(snakemake.output[0], records)
-    write_json(snakemake.output.machine, hardware())
+    write_json(
+        snakemake.output.machine,
+        prediction_machine(snakemake.params.device, snakemake.params.precision),
+    )
     summary(f"{len(records)} predictions in context")

@@ -4,7 +4,7 @@ from the pretrained encoder (or, for Tatoeba and BUCC, another task's fine-tune 
 from mte.io import read_jsonl, write_json, write_jsonl
 from mte.registry import family_of, get_task
 from mte.runtime.logs import rule_logging, summary
-from mte.steps.provenance import hardware
+from mte.steps.provenance import prediction_machine
 
 with rule_logging(snakemake) as log:
     task, params = get_task(snakemake.wildcards.task), snakemake.params
@@ -30,5 +30,5 @@ with rule_logging(snakemake) as log:
         }
     records = family_of(task).retrieve(snakemake.input.model, splits, options)
     write_jsonl(snakemake.output[0], records)
-    write_json(snakemake.output.machine, hardware())
+    write_json(snakemake.output.machine, prediction_machine(params.device, params.precision))
     summary(f"{len(records)} records")

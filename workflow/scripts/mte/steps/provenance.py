@@ -55,6 +55,17 @@ def hardware() -> dict[str, Any]:
     return record
 
 
+def prediction_machine(device: str, precision: str) -> dict[str, Any]:
+    """The machine a predict, retrieve or prompt job ran on (:func:`hardware`) and the
+    precision it ran in: the config's ``device`` and ``inference_precision`` resolved there
+    (``fp32``, ``bf16`` or ``fp16``), which every score's provenance carries as
+    ``predicted_on``."""
+    from mte.modelling.device import placement, precision_label
+
+    where, dtype = placement(device, precision)
+    return {**hardware(), "device": where.type, "precision": precision_label(dtype)}
+
+
 def environment() -> dict[str, Any]:
     """Package versions and hardware together."""
     return {"packages": package_versions(), "hardware": hardware()}
