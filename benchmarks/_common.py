@@ -156,9 +156,13 @@ def threads() -> dict[str, int]:
 def machine() -> dict[str, Any]:
     import torch
 
+    from mte.modelling.device import cpu_bf16_units, cpu_model
+
     return {
         "platform": platform.platform(),
         "cpus": os.cpu_count(),
+        "cpu_model": cpu_model(),
+        "cpu_bf16_units": cpu_bf16_units(),
         "torch": torch.__version__,
         "torch_threads": torch.get_num_threads(),
         "threads": threads(),

@@ -7,13 +7,104 @@ beside it, and the command that produced it.
 from __future__ import annotations
 
 import json
+import operator
+import statistics
+from collections.abc import Callable
+from typing import Any
 
 from _common import REPO, RESULTS
 
 
 def load(name: str) -> dict | None:
-    path = RESULTS / f"{name}.json"
-    return json.loads(path.read_text()) if path.is_file() else None
+    """A benchmark's result: every run of benchmarks/reproduce.py combined, each figure that
+    differs between runs as their median and range (:class:`Measured`); or the one run of
+    {name}.json, marked so."""
+    runs_path, path = RESULTS / f"{name}.runs.json", RESULTS / f"{name}.json"
+    if runs_path.is_file():
+        runs = json.loads(runs_path.read_text())["runs"]
+        return {**combine(runs), "runs_count": len(runs)}
+    return {**json.loads(path.read_text()), "runs_count": 1} if path.is_file() else None
+
+
+class Measured:
+    """One figure over several runs: formats as its median and range (``1.79 (1.70-1.85)``
+    under any format spec); arithmetic is per run, so a ratio of two figures is the ratio in
+    each run, then its median."""
+
+    def __init__(self, values: list[float]) -> None:
+        self.values = list(values)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.values)
+
+    def __format__(self, spec: str) -> str:
+        low, high = min(self.values), max(self.values)
+        return f"{self.median:{spec}} ({low:{spec}} to {high:{spec}})"
+
+    def _apply(self, other: Any, operation: Callable[[float, float], float]) -> Measured:
+        others = other.values if isinstance(other, Measured) else [other] * len(self.values)
+        return Measured([operation(a, b) for a, b in zip(self.values, others, strict=True)])
+
+    def __add__(self, other: Any) -> Measured:
+        return self._apply(other, operator.add)
+
+    def __sub__(self, other: Any) -> Measured:
+        return self._apply(other, operator.sub)
+
+    def __rsub__(self, other: Any) -> Measured:
+        return self._apply(other, lambda a, b: b - a)
+
+    def __mul__(self, other: Any) -> Measured:
+        return self._apply(other, operator.mul)
+
+    def __truediv__(self, other: Any) -> Measured:
+        return self._apply(other, operator.truediv)
+
+    def __rtruediv__(self, other: Any) -> Measured:
+        return self._apply(other, lambda a, b: b / a)
+
+    __radd__, __rmul__ = __add__, __mul__
+
+    def __abs__(self) -> Measured:
+        return Measured([abs(v) for v in self.values])
+
+    def __float__(self) -> float:
+        return self.median
+
+    def __lt__(self, other: Any) -> bool:
+        return self.median < float(other)
+
+    def __gt__(self, other: Any) -> bool:
+        return self.median > float(other)
+
+
+def combine(values: list[Any]) -> Any:
+    """The runs' records as one: equal values as they are, numbers that differ as
+    :class:`Measured`, dicts and equal-length lists entry by entry; anything else that differs
+    as the list of the runs' values."""
+    first = values[0]
+    if all(v == first for v in values):
+        return first
+    if all(isinstance(v, dict) for v in values) and all(v.keys() == first.keys() for v in values):
+        return {key: combine([v[key] for v in values]) for key in first}
+    if all(isinstance(v, list) and len(v) == len(first) for v in values):
+        return [combine(list(column)) for column in zip(*values, strict=True)]
+    if all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+        return Measured(values)
+    return Varied(values)
+
+
+class Varied(str):
+    """A value that is not a number and differs between runs: each value with its count of
+    runs (``True in 2 of 3 runs, False in 1``)."""
+
+    def __new__(cls, values: list[Any]) -> Varied:
+        counts: dict[str, int] = {}
+        for value in values:
+            counts[repr(value)] = counts.get(repr(value), 0) + 1
+        parts = [f"{value} in {count}" for value, count in counts.items()]
+        return super().__new__(cls, ", ".join(parts) + f" of {len(values)} runs")
 
 
 def conditions(result: dict) -> str:
@@ -27,7 +118,17 @@ def conditions(result: dict) -> str:
         )
     pools = sorted({f"{name.split()[0]} {count}" for name, count in machine["threads"].items()})
     start, end = machine["load_average_at_start"][0], machine["load_average_at_end"][0]
-    return f"threads: {', '.join(pools)}; load {start:.2f} -> {end:.2f}"
+    runs = (
+        f"{result['runs_count']} fresh runs, each figure their median (lowest to highest)"
+        if result["runs_count"] > 1
+        else "one run"
+    )
+    if "cpu_model" in machine:
+        units = ", ".join(machine["cpu_bf16_units"]) or "no bf16 units"
+        cpu = f"{machine['cpu_model']} ({units})"
+    else:
+        cpu = "CPU not recorded (measured before it was)"
+    return f"{runs}; {cpu}; threads: {', '.join(pools)}; load {start:.2f} -> {end:.2f}"
 
 
 def spread(entry: dict) -> str:
@@ -218,8 +319,14 @@ def rows() -> list[tuple[dict, str, str, str, str]]:
                     f"The workflow's {task} under bf16 against fp32, {len(r['languages'])} "
                     f"languages, whole files, one Snakemake run each"
                     + (f", {r['epochs']} epochs" if r["epochs"] else ""),
-                    f"{r['speedup_bf16_vs_fp32']:.2f}x ({r['fp32_seconds']:.0f} s -> "
-                    f"{r['bf16_seconds']:.0f} s); mean {r['metric']} "
+                    (
+                        f"{r['speedup_bf16_vs_fp32']:.2f}x ({r['fp32_seconds']:.0f} s -> "
+                        f"{r['bf16_seconds']:.0f} s)"
+                        if r["fp32_seconds"]
+                        else "fp32's scores from an earlier run of the same code and files "
+                        f"(named in the JSON); bf16 {r['bf16_seconds']:.0f} s"
+                    )
+                    + f"; mean {r['metric']} "
                     f"{100 * r['mean']['fp32']:.2f} fp32, {100 * r['mean']['bf16']:.2f} bf16; "
                     f"largest difference {largest['language']} "
                     f"{100 * largest['difference']:+.2f} points",
@@ -315,14 +422,18 @@ def main() -> None:
         "`benchmarks/.cache/`. The threads column gives each thread pool the process had",
         "(torch's, and each BLAS and OpenMP library loaded) and the machine's 1-minute load",
         "average when the benchmark started and when it ended (its own work included): a",
-        "figure measured beside other work is not comparable. A figure no re-run reproduces",
-        "is removed.",
+        "figure measured beside other work is not comparable. `benchmarks/reproduce.py` runs",
+        "each benchmark three times, each run a fresh process, alone: a figure of such a row",
+        "is the median of the three with the lowest and highest beside it, so that a figure",
+        "one run does not reach is not printed as reached; a row measured once says so. Each",
+        "row names the CPU it ran on and its bf16 units (`avx512_bf16`, `amx_bf16`), which",
+        "decide the bf16 figures.",
         "",
         f"Machine: {machine.get('machine', {}).get('platform', '?')}, "
         f"{machine.get('machine', {}).get('cpus', '?')} CPUs, torch "
         f"{machine.get('machine', {}).get('torch', '?')}.",
         "",
-        "| figure | measured | threads, load | target | command |",
+        "| figure | measured | runs, CPU, threads, load | target | command |",
         "|---|---|---|---|---|",
     ]
     lines += [f"| {a} | {b} | {conditions(r)} | {c} | `{d}` |" for r, a, b, c, d in rows()]
