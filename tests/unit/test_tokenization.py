@@ -206,3 +206,50 @@ def test_word_longer_than_a_window(tiny_mbert: Path) -> None:
     fast = tokenize_tagging(tokenizer, [sentence], TASKS["panx"], 12, "first", "fast")
     # room 10 a window: "a" in the first, the word's first 10 sub-tokens, then "b"
     assert [len(ids) for ids in fast["input_ids"]] == [3, 12, 3]
+
+
+def test_native_pieces_give_the_paper_tokenizers_ids(e5_model: Path, tiny_xlmr: Path) -> None:
+    """Pairs, tagged words and sentences to embed from one pass of the SentencePiece library
+    (NativePieces) equal the paper tokenizer's own steps on every demo text, every tricky
+    string and cluster, special tokens written in the text, pieces outside the vocabulary,
+    empty texts and words, and cuts at short and long lengths."""
+    from mte.hub.sentencepiece import NATIVE_ATTRIBUTE, native_pieces
+    from mte.hub.tiny_models import demo_texts
+    from mte.modelling.embeddings import embedding_inputs
+
+    texts = [
+        *demo_texts(), *TRICKY, *CLUSTERS, *(f"vor {c}{c} nach" for c in CLUSTERS),
+        "a <unk> b", "<s>x</s> y", "x <mask>", "\u679d\u679d", "", " ", "a  b",
+    ]  # fmt: skip
+    for folder in (e5_model, tiny_xlmr):
+        native = load_tokenizer(folder)
+        assert native_pieces(native) is not None
+        own = load_tokenizer(folder)
+        delattr(own, NATIVE_ATTRIBUTE)  # the tokenizer's own normaliser and segmentation steps
+        seconds = texts[::-1]
+        for max_length in (6, 24, 512):
+            assert encode_pairs(native, texts, seconds, max_length, "transformers2") == (
+                encode_pairs(own, texts, seconds, max_length, "transformers2")
+            )
+            assert encode_pairs(native, texts, None, max_length, "transformers2") == (
+                encode_pairs(own, texts, None, max_length, "transformers2")
+            )
+            assert embedding_inputs(native, texts, "query: ", max_length, strip=True) == (
+                embedding_inputs(own, texts, "query: ", max_length, strip=True)
+            )
+        sentences = [
+            {"id": str(i), "tokens": text.split(" "), "tags": ["O"] * len(text.split(" "))}
+            for i, text in enumerate(texts)
+        ]
+        for max_length in (8, 128):
+            made = tokenize_tagging(native, sentences, TASKS["panx"], max_length, "first", "paper")
+            assert made == tokenize_tagging(
+                own, sentences, TASKS["panx"], max_length, "first", "paper"
+            )
+    # the e5 tokenizer's ids for a piece outside the vocabulary and a written <unk>: <pad>
+    # (fairseq's offset), and the <unk> token itself
+    e5 = load_tokenizer(e5_model)
+    assert native_pieces(e5).encode(["a <unk>"])[0][-1] == e5.unk_token_id
+    # fast tokenization and lower-cased input keep the tokenizer's own steps
+    assert native_pieces(load_tokenizer(e5_model, tokenization="fast")) is None
+    assert native_pieces(load_tokenizer(e5_model, do_lower_case=True)) is None

@@ -17,6 +17,7 @@ from mte.hub.decoders import (
     model_type_of,
 )
 from mte.hub.sentencepiece import (
+    install_native_pieces,
     install_sentencepiece_clusters,
     install_sentencepiece_segmentation,
 )
@@ -336,8 +337,15 @@ def load_tokenizer(
         log.info("tokenization paper: SentencePiece's whitespace handling (no lone \u2581)")
         if install_sentencepiece_segmentation(tokenizer, spec):
             log.info("tokenization paper: pieces cut by the SentencePiece library's search")
+        unknown_id = spec["model"].get("unk_id")
         if fairseq_unknown_as_padding(tokenizer, spec):
             log.info("tokenization paper: a piece outside the vocabulary is <pad>, as in 2020")
+            unknown_id = FAIRSEQ_SPECIALS.index("<pad>")
+        # the same ids in one native pass, for the features that read many texts at once
+        # (pairs, tagged words, sentences to embed); input lower-cased first is left to the
+        # tokenizer's own steps
+        if not do_lower_case and install_native_pieces(tokenizer, spec, unknown_id):
+            log.info("tokenization paper: pairs, words and sentences in one SentencePiece pass")
     # a decoder's tokenizer: a pad token and a pair separator where it has none
     return complete_decoder_tokenizer(tokenizer)
 

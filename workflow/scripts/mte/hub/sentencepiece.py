@@ -76,6 +76,20 @@ def segmentation_model(tokenizer_json: dict[str, Any], specials: Iterable[str]) 
     fast tokenizer does (spaces as U+2581, a leading one): its unigram pieces and scores, the
     tokenizer's special tokens as control pieces (never matched in text), its unknown piece,
     and an identity normaliser that adds no prefix and leaves whitespace as it is."""
+    pieces, trainer = _pieces_and_trainer(tokenizer_json, specials)
+    # NormalizerSpec: name (1) identity, add_dummy_prefix (3), remove_extra_whitespaces (4) and
+    # escape_whitespaces (5) off: the fast tokenizer's normaliser and Metaspace have done them
+    normalizer = (
+        bytes_field(1, b"identity") + varint_field(3, 0) + varint_field(4, 0) + varint_field(5, 0)
+    )
+    return model_proto(pieces, trainer, normalizer)
+
+
+def _pieces_and_trainer(
+    tokenizer_json: dict[str, Any], specials: Iterable[str]
+) -> tuple[list[tuple[str, float, int]], bytes]:
+    """A unigram tokenizer JSON's pieces (text, score, type) in id order, its special tokens
+    as control pieces, and the ``TrainerSpec`` that goes with them."""
     model = tokenizer_json["model"]
     if model["type"] != "Unigram":
         raise ValueError(f"a {model['type']} model, not SentencePiece's unigram")
@@ -101,12 +115,7 @@ def segmentation_model(tokenizer_json: dict[str, Any], specials: Iterable[str]) 
         + varint_field(42, -1)
         + varint_field(43, -1)
     )
-    # NormalizerSpec: name (1) identity, add_dummy_prefix (3), remove_extra_whitespaces (4) and
-    # escape_whitespaces (5) off: the fast tokenizer's normaliser and Metaspace have done them
-    normalizer = (
-        bytes_field(1, b"identity") + varint_field(3, 0) + varint_field(4, 0) + varint_field(5, 0)
-    )
-    return model_proto(pieces, trainer, normalizer)
+    return pieces, trainer
 
 
 class SentencePieceSegmentation:
@@ -287,3 +296,118 @@ def install_sentencepiece_clusters(tokenizer: Any, spec: dict[str, Any]) -> bool
     existing = [backend.normalizer] if backend.normalizer is not None else []
     backend.normalizer = normalizers.Sequence([step, *existing])
     return True
+
+
+# how a paper tokenizer holds its native pieces (install_native_pieces, native_pieces)
+NATIVE_ATTRIBUTE = "mte_native_pieces"
+# tokenizer.json's normaliser step after the charsmap in a converted XLM-R tokenizer
+COLLAPSE_SPACES = {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "}
+
+
+def native_model(spec: dict[str, Any], specials: Iterable[str]) -> bytes | None:
+    """A whole SentencePiece model equal to paper tokenization of a converted XLM-R-style fast
+    tokenizer (``spec``, its JSON): its unigram pieces and scores in the fast tokenizer's id
+    order (so the library's ids are the tokenizer's), its special tokens as control pieces, and
+    the normaliser the fast steps stand for: the charsmap (``nmt_nfkc``), a dummy prefix,
+    extra whitespace removed, spaces escaped as U+2581. None for any other layout."""
+    normalizer = spec.get("normalizer") or {}
+    steps = normalizer.get("normalizers", [normalizer])
+    pre_tokenizer = spec.get("pre_tokenizer") or {}
+    splits = pre_tokenizer.get("pretokenizers", [pre_tokenizer])
+    charsmap = precompiled_charsmap(spec)
+    # the two layouts of a converted XLM-R tokenizer: tokenizer.json's (the charsmap, then runs
+    # of spaces collapsed; Metaspace) and the one transformers 5's XLMRobertaTokenizer builds
+    # (the charsmap alone; whitespace split, then Metaspace)
+    layout = (
+        spec["model"]["type"] == "Unigram"
+        and spec["model"].get("unk_id") is not None
+        and charsmap is not None
+        and (
+            [step.get("type") for step in steps] == ["Precompiled"]
+            or (
+                [step.get("type") for step in steps] == ["Precompiled", "Replace"]
+                and steps[1] == COLLAPSE_SPACES
+            )
+        )
+        and [step.get("type") for step in splits[:-1]] in ([], ["WhitespaceSplit"])
+        and splits[-1].get("type") == "Metaspace"
+        and splits[-1].get("replacement") == "\u2581"
+        and splits[-1].get("prepend_scheme") == "always"
+    )
+    if not layout:
+        return None
+    pieces, trainer = _pieces_and_trainer(spec, specials)
+    # the normaliser of the model XLM-R was trained with, which the fast steps stand for
+    normalizer_message = (
+        bytes_field(1, b"nmt_nfkc")
+        + bytes_field(2, charsmap)
+        + varint_field(3, 1)  # add_dummy_prefix
+        + varint_field(4, 1)  # remove_extra_whitespaces
+        + varint_field(5, 1)  # escape_whitespaces
+    )
+    return model_proto(pieces, trainer, normalizer_message)
+
+
+class NativePieces:
+    """Paper tokenization in one pass of the SentencePiece library (C++, on ``threads``
+    threads for a batch): the ids of each text without special tokens, equal to the paper
+    tokenizer's (its Python normaliser and segmentation steps exist to make the fast tokenizer
+    do what this library does), at the fast tokenizer's speed or better.
+
+    A text holding a special token's string (``<s>``, ``<unk>``, ``<mask>``...), which the
+    tokenizer matches whole before normalising, goes through the tokenizer itself. A piece
+    outside the vocabulary gets ``unknown_id`` (``<pad>``'s under fairseq's layout:
+    :func:`mte.hub.models.fairseq_unknown_as_padding`)."""
+
+    def __init__(
+        self, proto: bytes, tokenizer: Any, unknown_id: int, threads: int | None = None
+    ) -> None:
+        import os
+
+        import sentencepiece
+
+        self.processor = sentencepiece.SentencePieceProcessor(model_proto=proto)
+        self.tokenizer = tokenizer
+        self.model_unknown = self.processor.unk_id()
+        self.unknown_id = unknown_id
+        self.specials = [token for token in tokenizer.all_special_tokens if token]
+        self.threads = threads or min(os.cpu_count() or 1, 8)
+
+    def encode(self, texts: list[str]) -> list[list[int]]:
+        """Each text's ids, as ``tokenizer(text, add_special_tokens=False)`` gives them, and
+        as ``tokenizer(texts, is_split_into_words=True, ...)`` gives each word's."""
+        # many threads pay only for a batch; a tagged sentence's words come a sentence at a time
+        threads = self.threads if len(texts) >= 256 else 1
+        encoded = self.processor.encode(texts, out_type=int, num_threads=threads)
+        if self.model_unknown != self.unknown_id:
+            unknown = self.model_unknown
+            encoded = [
+                [self.unknown_id if i == unknown else i for i in ids] if unknown in ids else ids
+                for ids in encoded
+            ]
+        special = [
+            index
+            for index, text in enumerate(texts)
+            if "<" in text and any(token in text for token in self.specials)
+        ]
+        if special:
+            own = self.tokenizer([texts[i] for i in special], add_special_tokens=False)
+            for index, ids in zip(special, own["input_ids"], strict=True):
+                encoded[index] = list(ids)
+        return encoded
+
+
+def install_native_pieces(tokenizer: Any, spec: dict[str, Any], unknown_id: int) -> bool:
+    """Give a paper tokenizer of XLM-R's layout its :class:`NativePieces` (read back with
+    :func:`native_pieces`); returns False, changing nothing, for any other. ``spec``: the
+    tokenizer's JSON as loaded, before any paper step."""
+    proto = native_model(spec, tokenizer.all_special_tokens)
+    if proto is None:
+        return False
+    setattr(tokenizer, NATIVE_ATTRIBUTE, NativePieces(proto, tokenizer, unknown_id))
+    return True
+
+
+def native_pieces(tokenizer: Any) -> NativePieces | None:
+    """The tokenizer's native pieces, where paper tokenization installed them."""
+    return getattr(tokenizer, NATIVE_ATTRIBUTE, None)

@@ -7,8 +7,10 @@ from typing import Any
 import numpy as np
 import torch
 
+from mte.hub.sentencepiece import native_pieces
 from mte.modelling.batching import collate, length_sorted_batches
 from mte.modelling.device import inference, model_device, to_device
+from mte.modelling.features import single_layout
 
 
 def embedding_inputs(
@@ -20,6 +22,14 @@ def embedding_inputs(
     compares them with XTREME's)."""
     if strip:
         texts = [text.strip() for text in texts]
+    native = native_pieces(tokenizer)
+    if native is not None:
+        # paper tokenization's ids in one pass of the SentencePiece library, cut as
+        # ``truncation=True`` cuts one sequence: its end, the special tokens kept
+        before, after = single_layout(tokenizer)
+        room = max_length - len(before) - len(after)
+        pieces = native.encode([prefix + text for text in texts])
+        return [[*before, *ids[:room], *after] for ids in pieces]
     encoded = tokenizer([prefix + text for text in texts], truncation=True, max_length=max_length)
     return encoded["input_ids"]
 

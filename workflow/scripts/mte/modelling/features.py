@@ -11,6 +11,7 @@ from typing import Any
 
 import torch
 
+from mte.hub.sentencepiece import native_pieces
 from mte.tasks.spec import Task
 
 TOKENIZE_BATCH = 1000
@@ -103,6 +104,9 @@ def _encode_as_transformers2(
     tokenizer: Any, text_a: list[str], text_b: list[str] | None, max_length: int
 ) -> tuple[dict[str, list], list[bool]]:
     """Pairs encoded whole, then cut as :func:`kept_lengths` says, special tokens kept."""
+    native = native_pieces(tokenizer)
+    if native is not None and "token_type_ids" not in tokenizer.model_input_names:
+        return _native_transformers2(tokenizer, native, text_a, text_b, max_length)
     full = tokenizer(text_a, text_b, truncation=False)
     encoded: dict[str, list] = {key: [] for key in ("input_ids", "token_type_ids") if key in full}
     cut = []
@@ -122,6 +126,43 @@ def _encode_as_transformers2(
             values.append([full[key][index][p] for p in positions])
         cut.append(len(positions) < len(sides))
     return encoded, cut
+
+
+def _native_transformers2(
+    tokenizer: Any, native: Any, text_a: list[str], text_b: list[str] | None, max_length: int
+) -> tuple[dict[str, list], list[bool]]:
+    """:func:`_encode_as_transformers2` from the native pieces of each side (one pass of the
+    SentencePiece library each) and the tokenizer's layout: the same ids."""
+    firsts = native.encode(text_a)
+    if text_b is None:
+        prefix, suffix = single_layout(tokenizer)
+        seconds, middle = [None] * len(firsts), []
+    else:
+        template = pair_template(tokenizer)
+        prefix, middle, suffix = template.prefix, template.middle, template.suffix
+        seconds = native.encode(text_b)
+    added = len(prefix) + len(middle) + len(suffix)
+    input_ids, cut = [], []
+    for first, second in zip(firsts, seconds, strict=True):
+        total = added + len(first) + (len(second) if second is not None else 0)
+        keep_first, keep_second = kept_lengths(
+            len(first), len(second) if second is not None else None, total - max_length
+        )
+        ids = [*prefix, *first[: max(keep_first, 0)]]
+        if second is not None:
+            ids += [*middle, *second[: max(keep_second, 0)]]
+        input_ids.append(ids + suffix)
+        cut.append(total > max_length)
+    return {"input_ids": input_ids}, cut
+
+
+def single_layout(tokenizer: Any) -> tuple[list[int], list[int]]:
+    """The special tokens an encoder's tokenizer puts before and after one sequence, read off
+    the encoding of a one-word text."""
+    word = tokenizer("a", add_special_tokens=False)["input_ids"]
+    ids = list(tokenizer("a")["input_ids"])
+    at = next(i for i in range(len(ids)) if ids[i : i + len(word)] == word)
+    return ids[:at], ids[at + len(word) :]
 
 
 def encode_pairs(

@@ -6,28 +6,45 @@ from typing import Any
 
 from mte.errors import InputError
 from mte.hub.decoders import is_decoder_tokenizer, running_text_pieces, single_template
+from mte.hub.sentencepiece import native_pieces
 from mte.modelling.features import feature_header, pair_template
 from mte.tasks.spec import Task
 
 
-def _word_pieces(tokenizer: Any, words: list[str]) -> list[list[int]]:
-    """Sub-token ids of each word, as the tokenizer splits a pre-split sentence (a decoder's:
-    as it cuts the sentence's running text, each word with its leading space,
-    :func:`running_text_pieces`).
+def sentence_pieces(tokenizer: Any, sentences: list[list[str]]) -> list[list[list[int]]]:
+    """Sub-token ids of each word of each sentence, as the tokenizer splits a pre-split
+    sentence (a decoder's: as it cuts the sentence's running text, each word with its leading
+    space, :func:`running_text_pieces`); under paper tokenization with native pieces, every
+    word of every sentence in one pass of the SentencePiece library (the same ids).
 
     A word that tokenizes to nothing (e.g. a control character the normaliser deletes) gets
     the unknown token, so that every word has a position to carry its label and prediction.
     """
     if is_decoder_tokenizer(tokenizer):
-        return running_text_pieces(tokenizer, words)
+        return [running_text_pieces(tokenizer, sentence) for sentence in sentences]
+    native = native_pieces(tokenizer)
+    if native is not None:
+        words = native.encode([word for sentence in sentences for word in sentence])
+        found, start = [], 0
+        for sentence in sentences:
+            found.append(words[start : start + len(sentence)])
+            start += len(sentence)
+    else:
+        found = [_word_pieces(tokenizer, sentence) for sentence in sentences]
+    for pieces in found:
+        for index, word_pieces in enumerate(pieces):
+            if not word_pieces:
+                pieces[index] = [tokenizer.unk_token_id]
+    return found
+
+
+def _word_pieces(tokenizer: Any, words: list[str]) -> list[list[int]]:
+    """One sentence's words, each a list of sub-token ids (see :func:`sentence_pieces`)."""
     encoded = tokenizer(words, is_split_into_words=True, add_special_tokens=False)
     pieces: list[list[int]] = [[] for _ in words]
     for token_id, word in zip(encoded["input_ids"], encoded.word_ids(), strict=True):
         if word is not None:
             pieces[word].append(token_id)
-    for word_pieces in pieces:
-        if not word_pieces:
-            word_pieces.append(tokenizer.unk_token_id)
     return pieces
 
 
@@ -93,9 +110,10 @@ def tokenize_tagging(
     for index, example in enumerate(examples):
         if len(example["tokens"]) != len(example["tags"]):
             raise InputError("<examples>", index + 1, "tokens and tags differ in number")
+    every_sentence = sentence_pieces(tokenizer, [example["tokens"] for example in examples])
+    for index, (example, pieces) in enumerate(zip(examples, every_sentence, strict=True)):
         word_labels = [tag_index[tag] for tag in example["tags"]]
         features["word_labels"].append(word_labels)
-        pieces = _word_pieces(tokenizer, example["tokens"])
         windows, current, used = [], [], 0
         for word, word_pieces in enumerate(pieces):
             if len(word_pieces) > room:
