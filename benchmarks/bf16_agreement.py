@@ -9,7 +9,7 @@ The other 14 languages are zero-shot, as in the paper's setting. Prediction at b
 seconds of each precision are recorded, but speed is benchmarks/bf16_cpu.py's to measure (this
 one may run beside other work: its figures are agreements and accuracies).
 
-    .venv/bin/python benchmarks/bf16_agreement.py [--epochs 2]
+    .venv/bin/python benchmarks/bf16_agreement.py [--epochs 2] [--pairs N]
 """
 
 from __future__ import annotations
@@ -73,6 +73,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--epochs", type=int, default=2)
     parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--pairs", type=int, help="the first N pairs of each file (all: unset)")
     args = parser.parse_args()
 
     import torch
@@ -97,7 +98,7 @@ def main() -> None:
     seconds = dict.fromkeys(sides, 0.0)
     per_language = {}
     for lang in LANGUAGES:
-        examples = xnli_examples(lang, 10**6)
+        examples = xnli_examples(lang, args.pairs or 10**6)
         features = tokenize_pairs(tokenizer, examples, task, 128)
         head = head_for(features)
         gold = list(features["labels"])
@@ -141,6 +142,7 @@ def main() -> None:
         "model": f"e5-small fine-tuned on XNLI en dev, {args.epochs} epochs, fp32",
         "batch_size": args.batch_size,
         "pairs": total,
+        "pairs_per_file": args.pairs or "all",
         "seconds": seconds,
         "summary": summary,
         "per_language": per_language,

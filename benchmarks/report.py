@@ -301,7 +301,13 @@ def rows() -> list[tuple[dict, str, str, str, str]]:
         found.append(
             (
                 r,
-                f"What bf16 prediction changes: XNLI's 15 dev files ({r['pairs']:,} pairs), "
+                f"What bf16 prediction changes: XNLI's 15 dev files ({r['pairs']:,} pairs"
+                + (
+                    f", the first {r['pairs_per_file']} of each"
+                    if r.get("pairs_per_file", "all") != "all"
+                    else ""
+                )
+                + "), "
                 f"{r['model']}, batch {r['batch_size']}",
                 f"autocast: argmax agreement with fp32 {100 * b['agreement_vs_fp32']:.2f}% "
                 f"(lowest language {100 * b['lowest_agreement']:.2f}%), largest accuracy "
