@@ -5,6 +5,7 @@ tokenises its own examples (mte.families.<family>.features)."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -156,9 +157,11 @@ def _native_transformers2(
     return {"input_ids": input_ids}, cut
 
 
+@functools.lru_cache(maxsize=8)
 def single_layout(tokenizer: Any) -> tuple[list[int], list[int]]:
     """The special tokens an encoder's tokenizer puts before and after one sequence, read off
-    the encoding of a one-word text."""
+    the encoding of a one-word text; read once per tokenizer (LAReQA embeds its texts one at
+    a time, and the two encodings would cost more than the text's own)."""
     word = tokenizer("a", add_special_tokens=False)["input_ids"]
     ids = list(tokenizer("a")["input_ids"])
     at = next(i for i in range(len(ids)) if ids[i : i + len(word)] == word)
