@@ -36,3 +36,10 @@ def test_lists_combine_entry_by_entry_and_one_run_is_kept_as_it_is() -> None:
     first, second = combined["peaks"]
     assert f"{first:d}" == "100 (90 to 110)" and second == 200
     assert report.combine([{"a": 0.5}]) == {"a": 0.5}
+
+
+def test_every_process_of_every_run_is_one_list_for_a_range_over_all_of_them() -> None:
+    # three runs of two processes: the first process's peaks differ, the second's do not
+    combined = report.combine([{"peaks": [100, 200]}, {"peaks": [110, 200]}, {"peaks": [90, 200]}])
+    assert sorted(report.every(combined["peaks"])) == [90, 100, 110, 200]
+    assert report.every([1.5, 2.5]) == [1.5, 2.5]
