@@ -184,6 +184,28 @@ def one_epoch_hp(batch_size: int, model_selection: str = "last") -> dict[str, An
     }  # fmt: skip
 
 
+def spread(values: list[float]) -> dict[str, Any]:
+    """A figure measured in several rounds: its median, lowest, highest and every value."""
+    import statistics
+
+    return {"median": statistics.median(values), "min": min(values), "max": max(values),
+            "runs": values}  # fmt: skip
+
+
+def rounds_record(rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    """What a benchmark of fresh-process rounds records of them: the CPU and its bf16 units,
+    the number of rounds, each round's order and the load before and after it."""
+    from mte.modelling.device import cpu_bf16_units, cpu_model
+
+    return {
+        "cpu_model": cpu_model(),
+        "cpu_bf16_units": cpu_bf16_units(),
+        "rounds": len(rounds),
+        "orders": [r["order"] for r in rounds],
+        "loads": [[r["load_before"], r["load_after"]] for r in rounds],
+    }
+
+
 def write_result(name: str, result: dict[str, Any]) -> Path:
     """benchmarks/results/{name}.json, with the machine it ran on."""
     RESULTS.mkdir(parents=True, exist_ok=True)

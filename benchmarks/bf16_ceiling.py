@@ -24,14 +24,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from _common import best_of, e5_folder, write_result
+from _common import best_of, e5_folder, rounds_record, spread, write_result
 
 SIDES = ("matmul:fp32", "matmul:bf16", "profile:fp32", "profile:bf16")
 DENSE = {"aten::addmm", "aten::mm", "aten::bmm", "aten::baddbmm"}
@@ -140,11 +139,6 @@ def run_side(side: str, args: argparse.Namespace) -> dict[str, Any]:
         return json.loads(out.read_text())
 
 
-def spread(values: list[float]) -> dict[str, Any]:
-    return {"median": statistics.median(values), "min": min(values), "max": max(values),
-            "runs": values}  # fmt: skip
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
@@ -157,8 +151,6 @@ def main() -> None:
         kind, precision = args.side[0].split(":")
         Path(args.side[1]).write_text(json.dumps(SIDE_RUNNERS[kind](precision, args)))
         return
-
-    from mte.modelling.device import cpu_bf16_units, cpu_model
 
     e5_folder()  # converted once, before any side is timed
     rounds = []
@@ -185,11 +177,7 @@ def main() -> None:
         return 1 / (share / ratio + (1 - share))
 
     result = {
-        "cpu_model": cpu_model(),
-        "cpu_bf16_units": cpu_bf16_units(),
-        "rounds": len(rounds),
-        "orders": [r["order"] for r in rounds],
-        "loads": [[r["load_before"], r["load_after"]] for r in rounds],
+        **rounds_record(rounds),
         "examples": args.examples,
         "batch_size": args.batch_size,
         "tokens_per_batch": rounds[0]["sides"]["matmul:fp32"]["tokens"],

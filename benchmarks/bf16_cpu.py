@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -37,7 +36,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _common import SHARED, best_of, classifier_folder, e5_folder, write_result, xnli_examples
+from _common import (
+    SHARED,
+    best_of,
+    classifier_folder,
+    e5_folder,
+    rounds_record,
+    spread,
+    write_result,
+    xnli_examples,
+)
 
 SIDES = {
     "predict": ("fp32", "bf16", "bf16_cast", "trainer_bf16"),
@@ -206,11 +214,6 @@ def run_side(kind: str, variant: str, args: argparse.Namespace) -> dict[str, Any
         return json.loads(out.read_text())
 
 
-def spread(values: list[float]) -> dict[str, float | list[float]]:
-    return {"median": statistics.median(values), "min": min(values), "max": max(values),
-            "runs": values}  # fmt: skip
-
-
 def agreement(a: list[int], b: list[int]) -> float:
     return sum(x == y for x, y in zip(a, b, strict=True)) / len(a)
 
@@ -233,8 +236,6 @@ def main() -> None:
         return
 
     import os
-
-    from mte.modelling.device import cpu_bf16_units, cpu_model
 
     e5_folder()  # converted once, before any side is timed
     kinds = args.only or list(SIDES)
@@ -261,11 +262,7 @@ def main() -> None:
         ]
 
     result: dict[str, Any] = {
-        "cpu_model": cpu_model(),
-        "cpu_bf16_units": cpu_bf16_units(),
-        "rounds": len(rounds),
-        "orders": [r["order"] for r in rounds],
-        "loads": [[r["load_before"], r["load_after"]] for r in rounds],
+        **rounds_record(rounds),
         "examples": args.examples,
         "batch_size": args.batch_size,
         "finetune_examples": args.train_examples,
