@@ -197,17 +197,10 @@ def _xlmr(out_dir: Path, texts: list[str]) -> None:
 
 def _mbert(out_dir: Path, texts: list[str]) -> None:
     """mBERT's shape: BERT with token types and a cased WordPiece vocabulary."""
-    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers
-    from tokenizers.trainers import WordPieceTrainer
     from transformers import BertConfig, BertModel, BertTokenizer
 
-    trained = Tokenizer(models.WordPiece(unk_token="[UNK]"))
-    trained.normalizer = normalizers.BertNormalizer(lowercase=False)
-    trained.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-    trainer = WordPieceTrainer(vocab_size=2000, special_tokens=list(WORDPIECE_SPECIALS))
-    trained.train_from_iterator(texts, trainer=trainer)
     # as the hub's mBERT: cased, accents kept because nothing lower-cases (strip_accents unset)
-    tokenizer = BertTokenizer(vocab=trained.get_vocab(), do_lower_case=False)
+    tokenizer = BertTokenizer(vocab=wordpiece_vocabulary(texts, 2000), do_lower_case=False)
     tokenizer.model_max_length = 512
     tokenizer.save_pretrained(out_dir)
     config = BertConfig(
@@ -218,6 +211,47 @@ def _mbert(out_dir: Path, texts: list[str]) -> None:
         **SIZE,
     )
     BertModel(config).save_pretrained(out_dir)
+
+
+def wordpiece_vocabulary(texts: list[str], size: int) -> dict[str, int]:
+    """A cased WordPiece vocabulary of ``size`` pieces from ``texts``, the same on every
+    build: the special tokens, every character alone and as a continuation (``##c``), the
+    words seen more than once, then the commonest word endings of two to four characters as
+    continuations; ties by count broken alphabetically. (The ``tokenizers`` library's
+    WordPiece trainer breaks its ties in hash order: three builds gave three vocabularies.)
+    Words seen once are left to split into pieces, as real WordPiece splits rare words."""
+    from collections import Counter
+
+    from tokenizers import normalizers, pre_tokenizers
+
+    normalizer = normalizers.BertNormalizer(lowercase=False)
+    splitter = pre_tokenizers.BertPreTokenizer()
+    words = Counter(
+        word
+        for text in texts
+        for word, _ in splitter.pre_tokenize_str(normalizer.normalize_str(text))
+    )
+    endings = Counter(
+        "##" + word[-length:]
+        for word, count in words.items()
+        for length in (2, 3, 4)
+        if len(word) > length
+        for _ in range(count)
+    )
+
+    def by_count(counts: Counter) -> list[str]:
+        return [piece for piece, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
+
+    characters = sorted({character for word in words for character in word})
+    pieces = [*WORDPIECE_SPECIALS, *characters, *(f"##{c}" for c in characters)]
+    pieces += [word for word in by_count(words) if words[word] > 1 and len(word) > 1]
+    pieces += by_count(endings)
+    vocabulary: dict[str, int] = {}
+    for piece in pieces:
+        if len(vocabulary) == size:
+            break
+        vocabulary.setdefault(piece, len(vocabulary))
+    return vocabulary
 
 
 def _bpe(texts: list[str], specials: list[str], pre_tokenizer: Any, size: int = 1500) -> tuple:
