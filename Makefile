@@ -116,9 +116,12 @@ measure-run: $(STAMP)
 # PARITY_ARGS more of tools/parity/harness.py's options (--tokenization fast, --limit 100)
 XTREME ?=
 DATA ?= ../shared/data
+# the parity environment, made again where it lacks the stand-ins of tools/parity/stand_ins.py
+# (an environment of an earlier version read them from a folder that is gone)
+PARITY_ENV = tools/parity/.venv/bin/python -c 'import botocore.config, tokenizers' 2>/dev/null || bash tools/parity/setup.sh
 parity: $(STAMP)
 	@test -n "$(XTREME)" || { echo "make parity XTREME=<a checkout of google-research/xtreme>"; exit 2; }
-	test -x tools/parity/.venv/bin/python || bash tools/parity/setup.sh
+	$(PARITY_ENV)
 	$(BIN)/python tools/parity/harness.py --xtreme $(XTREME) --data $(DATA) $(PARITY_ARGS)
 
 # XTREME's evaluate.py, unmodified from the checkout XTREME names, in the parity environment, on
@@ -126,7 +129,7 @@ parity: $(STAMP)
 # project's score files (tests/parity; docs/submission.md)
 parity-evaluate: $(STAMP)
 	@test -n "$(XTREME)" || { echo "make parity-evaluate XTREME=<a checkout of google-research/xtreme>"; exit 2; }
-	test -x tools/parity/.venv/bin/python || bash tools/parity/setup.sh
+	$(PARITY_ENV)
 	XTREME=$(abspath $(XTREME)) $(BIN)/pytest -q -s -m parity tests/parity
 
 # a run's XTREME and XTREME-R leaderboard submissions (docs/submission.md): per model, setting and
