@@ -267,7 +267,7 @@ def build_belebele(root: Path, repo: HubRepo) -> None:
 
 
 def build_wikiann(root: Path, repo: HubRepo) -> None:
-    base = root / repo.id
+    base = _at(root, repo)
     splits = {
         s: _tagging(_column_sentences(SHARED_DATA / f"panx/{f}-qu.tsv", 0, 1), "ner_tags", NER)
         for s, f in (("validation", "dev"), ("test", "test"), ("train", "train"))

@@ -81,11 +81,14 @@ BELEBELE = HubRepo(
 )
 WIKIANN = HubRepo(
     id="unimelb-nlp/wikiann",
-    revision="main",
-    page=f"{HF}/unimelb-nlp/wikiann/commits/814ec71c734c1a2c15736359e4278b83ca44616a",
-    holds="parquet, one config per language with Rahimi et al.'s splits; the pages read show "
-    "the parquet converter's history, not main's commit",
-    seen=NO_COMMIT.format(branch="main"),
+    revision="f0a3be6dc5564c0cc4150bb660144800a1f539d4",
+    page=f"{HF}/unimelb-nlp/wikiann/tree/f0a3be6dc5564c0cc4150bb660144800a1f539d4/bn",
+    holds="parquet, one folder and config per language with Rahimi et al.'s splits "
+    "(<lang>/{train,validation,test}-00000-of-00001.parquet)",
+    seen="public code pinning it as its dataset revision (DATASET_REVISION f0a3be6..., split "
+    "test), public code reading <lang>/train-00000-of-00001.parquet at it with hf_hub_download "
+    "and a SHA-256 per file for 12 languages, and public notes linking its tree (bn) and README "
+    "at this commit",
 )
 SIQA = HubRepo(
     id="allenai/social_i_qa",
