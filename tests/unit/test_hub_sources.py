@@ -563,9 +563,11 @@ def test_a_python_file_beside_belebele_s_configs_is_not_run_by_the_pinned_datase
     script-only line, reading nothing."""
     folder = tmp_path / "belebele"
     (folder / "data").mkdir(parents=True)
-    row = {"link": "l", "question_number": 1, "flores_passage": "p", "question": "q",
-           "mc_answer1": "a", "mc_answer2": "b", "mc_answer3": "c", "mc_answer4": "d",
-           "correct_answer_num": "2", "dialect": "deu_Latn", "ds": "2023-07-21 00:00:00"}  # fmt: skip
+    row = {
+        "link": "l", "question_number": 1, "flores_passage": "p", "question": "q",
+        "mc_answer1": "a", "mc_answer2": "b", "mc_answer3": "c", "mc_answer4": "d",
+        "correct_answer_num": "2", "dialect": "deu_Latn", "ds": "2023-07-21 00:00:00",
+    }  # fmt: skip
     (folder / "data/deu_Latn.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
     _readme(folder, {"deu_Latn": {"test": "data/deu_Latn.jsonl"}}, "a tree like belebele's")
     (folder / "assemble_training_set.py").write_text("raise SystemExit\n", encoding="utf-8")

@@ -6,7 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mte.registry import TASKS, family_of, get_suite, get_task, retrieves, trains_dual_encoders
+from mte.registry import (
+    TASKS,
+    family_of,
+    get_suite,
+    get_task,
+    model_need,
+    retrieves,
+    trains_dual_encoders,
+)
 from mte.tasks.settings import TRANSFER_SETTINGS
 from mte.tasks.spec import Task
 
@@ -219,6 +227,18 @@ def model_settings(model: dict[str, Any], task_name: str, config: dict[str, Any]
     own ``settings`` list leaves out (an encoder is not prompted: in-context needs a decoder)."""
     chosen = model.get("settings")
     return [s for s in task_settings(task_name, config) if not chosen or s in chosen]
+
+
+def architecture_needs(model: dict[str, Any], config: dict[str, Any]) -> list[tuple[str, str]]:
+    """(task, what it asks of the model's architecture: mte.registry.model_need) for every
+    task that ``model`` (a ``models`` entry) fine-tunes or embeds with; a setting that only
+    prompts it asks for no head."""
+    needs = []
+    for task_name in config["tasks"]:
+        settings = model_settings(model, task_name, config)
+        if any(not TRANSFER_SETTINGS[s].prompted for s in settings):
+            needs.append((task_name, model_need(get_task(task_name))))
+    return needs
 
 
 def task_seeds(task_name: str, config: dict[str, Any]) -> list[int]:
