@@ -102,10 +102,26 @@ def test_other_bytes_under_the_same_pin_stop_with_both_sums(tmp_path: Path) -> N
     assert f"file de/test.parquet: sha256:{'2' * 64}, the lock has sha256:{'1' * 64}" in message
     assert str(path) in message and "resources/data/xnli/de/test.jsonl (removed)" in message
     assert "update_lock=true" in message
+    assert f"same source and pins (commit read {'c' * 40}, the lock's {'c' * 40})" in message
     accepted = check_download(
         str(path), "xnli", "hub-11111111", "de/test", _entry("b" * 64), "x", True
     )
     assert accepted == "accepted"
+
+
+def test_a_source_without_commits_is_refused_without_a_word_of_commits(tmp_path: Path) -> None:
+    # the bundled demo and local files are read without a commit: one label changed in a file
+    demo = {"commit": None, "examples": {"sha256": "a" * 64, "count": 3}, "files": {}}
+    lock = read_lock(None)
+    merge_task(lock, "xnli", "demo", {"de/test": demo}, accept=False)
+    path = tmp_path / "run.lock"
+    write_lock(path, lock, "run.yaml")
+    changed = {**demo, "examples": {"sha256": "b" * 64, "count": 3}}
+    with pytest.raises(DataLockError) as caught:
+        check_download(str(path), "xnli", "demo", "de/test", changed, "x", False)
+    message = str(caught.value).replace(str(path), "LOCK")  # its folder names this test
+    assert "records for the same source: examples: sha256 " in message
+    assert "commit" not in message and "None" not in message
 
 
 def test_a_digest_the_hub_did_not_give_is_not_compared(tmp_path: Path) -> None:

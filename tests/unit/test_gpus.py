@@ -25,7 +25,7 @@ from mte.runtime.logs import rule_logging
 out, hold = sys.argv[1], float(sys.argv[2])
 snakemake = SimpleNamespace(
     rule="finetune", log=[out + ".log"], threads=1, wildcards=SimpleNamespace(),
-    resources=SimpleNamespace(gpu=1), config={"device": "auto"},
+    resources=SimpleNamespace(gpu=1), params=SimpleNamespace(device="auto"),
 )
 with rule_logging(snakemake):
     started = time.time()

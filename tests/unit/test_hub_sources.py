@@ -267,7 +267,7 @@ def build_belebele(root: Path, repo: HubRepo) -> None:
 
 
 def build_wikiann(root: Path, repo: HubRepo) -> None:
-    base = root / repo.id
+    base = _at(root, repo)
     splits = {
         s: _tagging(_column_sentences(SHARED_DATA / f"panx/{f}-qu.tsv", 0, 1), "ner_tags", NER)
         for s, f in (("validation", "dev"), ("test", "test"), ("train", "train"))
@@ -277,7 +277,8 @@ def build_wikiann(root: Path, repo: HubRepo) -> None:
 
 
 def build_siqa(root: Path, repo: HubRepo) -> None:
-    """main: card and social_i_qa.py; the export: default/validation/0000.parquet."""
+    """main: card and social_i_qa.py; the export at its pinned commit:
+    default/validation/0000.parquet."""
     _script_only(root / repo.id, "social_i_qa.py", repo.page)
     rows = _jsonl(SHARED_DATA / "siqa/socialIQa_v1.4_dev.jsonl")
     table = datasets.Dataset.from_dict(
@@ -289,7 +290,7 @@ def build_siqa(root: Path, repo: HubRepo) -> None:
             "label": [str("ABC".index(r["correct"]) + 1) for r in rows],
         }
     )
-    folder = root / f"{repo.id}{EXPORT}/default/validation"
+    folder = _at(root, repo) / "default/validation"
     folder.mkdir(parents=True)
     table.to_parquet(str(folder / "0000.parquet"))
 
@@ -549,6 +550,36 @@ def test_belebele_from_the_hub_and_from_the_release_are_the_same_items(
     assert len(hub) == len(files) == 900
     assert hub == files
     assert hub[0]["id"] == "https://en.wikibooks.org/wiki/Accordion/Right_hand #1"
+
+
+def test_a_python_file_beside_belebele_s_configs_is_not_run_by_the_pinned_datasets(
+    tmp_path: Path,
+) -> None:
+    """facebook/belebele's tree at its pin lists one .py file beside the configs block that
+    its record reads (status "loads"). The pinned datasets refuses a repository only for
+    <repository name>.py at its root (load.py: ``filename = <name> + ".py"``, for a hub id and
+    a folder alike); any other .py is never looked at and the configs block is read. So the
+    record holds unless that file is belebele.py, and then the download stops with the
+    script-only line, reading nothing."""
+    folder = tmp_path / "belebele"
+    (folder / "data").mkdir(parents=True)
+    row = {
+        "link": "l", "question_number": 1, "flores_passage": "p", "question": "q",
+        "mc_answer1": "a", "mc_answer2": "b", "mc_answer3": "c", "mc_answer4": "d",
+        "correct_answer_num": "2", "dialect": "deu_Latn", "ds": "2023-07-21 00:00:00",
+    }  # fmt: skip
+    (folder / "data/deu_Latn.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
+    _readme(folder, {"deu_Latn": {"test": "data/deu_Latn.jsonl"}}, "a tree like belebele's")
+    (folder / "assemble_training_set.py").write_text("raise SystemExit\n", encoding="utf-8")
+    assert _hub.BELEBELE.status == "loads"
+
+    builder = datasets.load_dataset_builder(str(folder), "deu_Latn")
+    builder.download_and_prepare()
+    assert builder.as_dataset(split="test")[0]["correct_answer_num"] == "2"
+
+    (folder / "belebele.py").write_text("raise SystemExit\n", encoding="utf-8")
+    with pytest.raises(RuntimeError, match="Dataset scripts are no longer supported"):
+        datasets.load_dataset_builder(str(folder), "deu_Latn")
 
 
 def test_pawsx_from_the_hub_and_from_the_release_are_the_same_items(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import logging
+import os
 import re
 import sys
 from pathlib import Path
@@ -120,3 +121,29 @@ def test_a_job_sets_torchs_threads_without_importing_it() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", "3", "1"]
+
+
+def test_a_jobs_gpu_claim_follows_its_rules_device_param_not_the_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # two free GPUs of this "machine"; a claim locks one of them under the lock folder
+    locks = tmp_path / "locks"
+    monkeypatch.setenv("MTE_GPU_LOCK_DIR", str(locks))
+    monkeypatch.setenv("MTE_GPU_IDS", "0,1")
+    monkeypatch.delenv("SLURM_JOB_ID", raising=False)
+    monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
+    job = _job(tmp_path)
+    job.resources = SimpleNamespace(gpu=1)
+    # the config says auto, the rule's param (the plan's device) says cpu: nothing claimed
+    job.config, job.params = {"device": "auto"}, SimpleNamespace(device="cpu")
+    with rule_logging(job):
+        assert "CUDA_VISIBLE_DEVICES" not in os.environ
+    # a rule without a device param runs no model: nothing claimed either
+    job.params = SimpleNamespace()
+    with rule_logging(job):
+        assert "CUDA_VISIBLE_DEVICES" not in os.environ
+    assert not locks.exists() or not any(locks.iterdir())
+    # the param auto with a GPU asked: one of the two claimed for the job
+    job.params = SimpleNamespace(device="auto")
+    with rule_logging(job):
+        assert os.environ["CUDA_VISIBLE_DEVICES"] in ("0", "1")

@@ -176,6 +176,48 @@ def test_the_plan_is_frozen_and_typed() -> None:
         xnli.hyperparameters["epochs"] = 1
 
 
+class _CountingTasks(dict):
+    """The registry's task table, counting each look-up by name."""
+
+    def __init__(self, tasks) -> None:
+        super().__init__(tasks)
+        self.reads: dict[str, int] = {}
+
+    def __getitem__(self, name):
+        self.reads[name] = self.reads.get(name, 0) + 1
+        return super().__getitem__(name)
+
+
+@pytest.mark.parametrize(
+    "tasks, expected",
+    [
+        ({"xnli": {"source": "demo", "languages": ["en", "de"]}}, {"xnli": 1}),
+        # XQuAD's tokenisation is SQuAD's: one read of each, not one per question asked
+        ({"squad": {"source": "hub"}, "xquad": {"source": "hub"}}, {"squad": 2, "xquad": 1}),
+    ],
+)
+def test_the_plan_resolves_each_task_s_spec_once(monkeypatch, tasks, expected) -> None:
+    """Building the plan looks each task up in the registry once and hands the spec on (the
+    plan of e49bf7f looked XNLI's name up 26 times here, XQuAD's 36 and SQuAD's 14: once per
+    question asked of a task's config), and the plan's own questions afterwards (a fine-tune's
+    splits) read none."""
+    from mte import registry
+
+    config = with_schema_defaults(
+        {"models": [{"name": "m", "source": "tiny"}], "tasks": tasks,
+         "settings": ["zero-shot", "translate-train"], "seeds": [1]},
+        SCHEMA,
+    )  # fmt: skip
+    counting = _CountingTasks(registry.TASKS)
+    monkeypatch.setattr(registry, "TASKS", counting)
+    plan = build_plan(config)
+    assert counting.reads == expected
+    name = next(iter(tasks))
+    plan.training_splits(name, "zero-shot", None)
+    plan.evaluation_split(name, "zero-shot", "de")
+    assert counting.reads == expected
+
+
 def test_xquad_plans_squads_fine_tune_and_reads_its_model() -> None:
     plan = _plan({"squad": {"source": "hub"}, "xquad": {"source": "hub", "languages": ["de"]}})
     xquad = plan.task("xquad")

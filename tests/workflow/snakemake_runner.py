@@ -143,7 +143,10 @@ def report_results(report: Path) -> dict[str, dict]:
 
 # the tiny models of tests/conftest.py: a BERT with a unigram tokenizer, XLM-R's shape and
 # mBERT's, and three decoders (Llama's, Qwen2's and Gemma's shapes)
-ALL_SHAPES = ("tiny", "tiny-xlmr", "tiny-mbert", "tiny-llama", "tiny-qwen2", "tiny-gemma")
+ALL_SHAPES = (
+    "tiny", "tiny-xlmr", "tiny-mbert", "tiny-llama", "tiny-qwen2", "tiny-gemma",
+    "tiny-deberta-v2", "tiny-rembert", "tiny-electra", "tiny-distilbert", "tiny-mt5",
+)  # fmt: skip
 DECODERS = ("tiny-llama", "tiny-qwen2", "tiny-gemma")
 SHAPES_ENV = "MTE_TEST_SHAPES"
 

@@ -11,7 +11,6 @@ import pytest
 
 from tests.workflow.family_run import fine_tuned
 from tests.workflow.snakemake_runner import (
-    DECODERS,
     SHAPES,
     interval_columns,
     tables_dir,
@@ -19,6 +18,16 @@ from tests.workflow.snakemake_runner import (
 )
 
 pytestmark = [pytest.mark.workflow, pytest.mark.families]
+
+# how each shape's dual encoder reads a text's vector: the pooler where its base model has one
+# (BertModel, XLMRobertaModel, RemBertModel take add_pooling_layer), else the first token (as
+# DeBERTa-v2's, ELECTRA's and DistilBERT's sequence classifiers read it), mT5's encoder its
+# mean, a decoder its last real token
+DUAL_ENCODER_POOLING = {
+    "tiny": "pooler", "tiny-xlmr": "pooler", "tiny-mbert": "pooler", "tiny-rembert": "pooler",
+    "tiny-deberta-v2": "cls", "tiny-electra": "cls", "tiny-distilbert": "cls",
+    "tiny-mt5": "mean", "tiny-llama": "last", "tiny-qwen2": "last", "tiny-gemma": "last",
+}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -168,15 +177,15 @@ def test_lareqa_searches_one_pool_of_both_languages_and_scores_its_map(
         assert files == ["train-v1.1.json", "dev-v1.1.json", f"{language}.json"]
         assert score["metrics"]["map_at_20"] == pytest.approx(sum(values) / 3)
     assert (tables_dir(run) / "lareqa.md").is_file()
-    # the dual encoder: its pooler embeds (a decoder, which has none: its last real token),
+    # the dual encoder: its pooler embeds (a model without one: its first token, an
+    # encoder-decoder's encoder its mean, a decoder its last real token),
     # without the model's prefix, and its logit scale (100 at the start) was trained; the table
     # says what embedded
     encoder = variant_dir(run, model, "squad_retrieval") / "zero-shot/seed1/model"
     title = (tables_dir(run) / "lareqa.md").read_text().splitlines()[0]
     assert "embedded by SQuAD v1.1 (answer retrieval pairs)'s zero-shot fine-tunes" in title
     embedding = json.loads((encoder / "embedding.json").read_text())
-    pooling = "last" if model in DECODERS else "pooler"
-    assert embedding["pooling"] == pooling and embedding["prefix"] == ""
+    assert embedding["pooling"] == DUAL_ENCODER_POOLING[model] and embedding["prefix"] == ""
     assert embedding["logit_scale"] != 100.0
 
 

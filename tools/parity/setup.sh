@@ -7,10 +7,11 @@ venv="$here/.venv"
 python3 -m venv "$venv"
 "$venv/bin/pip" install -q --upgrade pip
 # transformers 2.4.1 without its dependencies: tokenizers 0.0.11 has no wheel for this Python
-# and boto3 is only for s3:// downloads; both are stubbed (stubs/, README "Patches and stubs")
+# and boto3 is only for s3:// downloads; both get stand-ins (stand_ins.py, README "Patches and stubs")
 grep -v -e '^transformers' -e '^seqeval' "$here/requirements.txt" | "$venv/bin/pip" install -q -r /dev/stdin
 "$venv/bin/pip" install -q --no-deps "$(grep '^transformers' "$here/requirements.txt")"
 "$venv/bin/pip" install -q --no-deps "$(grep '^seqeval' "$here/requirements.txt")"
 site="$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
-echo "$here/stubs" > "$site/parity-stubs.pth"
+rm -f "$site/parity-stubs.pth"  # what earlier versions of this script wrote
+"$venv/bin/python" "$here/stand_ins.py" "$site"
 "$venv/bin/python" -c 'import transformers; print("parity environment: transformers", transformers.__version__)'

@@ -15,7 +15,7 @@ Each family is featurised by the function and the arguments XTREME's script pass
 - retrieval: ``evaluate_retrieval.py``'s ``tokenize_text`` steps and ``prepare_batch``'s ids;
 - lareqa: XTREME-R's LAReQA questions and candidates, ``utils_lareqa.load_data`` then the
   same steps through the files ``evaluate_retrieval.py`` writes.
-Nothing of XTREME's is patched; the stubs of tools/parity/stubs stand in for boto3 and the Rust
+Nothing of XTREME's is patched; tools/parity/stand_ins.py stands in for boto3 and the Rust
 tokenizers, which these functions never call.
 """
 

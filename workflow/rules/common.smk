@@ -31,6 +31,7 @@ from mte.config.plan.files import (  # noqa: E402 (every file the workflow write
     RELEASE_DIR,
     RELEASE_RECORD,
     MODEL,
+    MODEL_CHECK,
     TRANSLATION_MODEL,
     FEATURES,
     FINETUNED,

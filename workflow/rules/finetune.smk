@@ -1,6 +1,7 @@
 rule finetune:
     input:
         model=INPUTS.start_model,
+        architecture=ancient(MODEL_CHECK),
         train=INPUTS.training_features("train"),
         dev=INPUTS.training_features("dev"),
     output:

@@ -190,3 +190,35 @@ def test_tydiqa_from_the_hub_keeps_one_language(monkeypatch: pytest.MonkeyPatch)
     assert origin["config"] == "tydiqa"
     with pytest.raises(MteError, match="no questions with an id starting 'swahili-'"):
         data.materialize(task, {"source": "hub"}, "sw", "test")
+
+
+def test_n_best_ties_keep_the_earlier_token_as_xtreme_does() -> None:
+    """Equal logits (common under bf16): XTREME's _get_best_indexes sorts stably, so of 25
+    context words with the same start and end logits the n-best (20) are the first 20, and
+    the first valid pair in that order, the first word alone, is the answer; any other
+    choice among the ties (torch.topk's order is not defined) answers another word."""
+    import torch
+
+    from mte.families.qa.heads import QuestionAnsweringHead
+    from mte.registry import TASKS
+
+    words = [f"w{i:02d}" for i in range(25)]
+    context = " ".join(words)
+    offsets = [None, None, None]  # <s> question </s>
+    offsets += [(4 * i, 4 * i + 3) for i in range(len(words))] + [None]
+    features = {
+        "ids": ["q"],
+        "input_ids": [[0] * len(offsets)],
+        "window_example": [0],
+        "offsets": [offsets],
+        "contexts": [context],
+        "answers": [["w00"]],
+    }
+    logits = torch.full((1, len(offsets)), -9.0)
+    logits[0, 3 : 3 + len(words)] = 1.0  # every context word the same start and end logit
+    head = QuestionAnsweringHead(TASKS["xquad"])
+    collected = head.start(features)
+    outputs = {"start_logits": logits, "end_logits": logits.clone()}
+    head.read(features, [0], outputs, collected)
+    assert head.finish(features, collected) == ["w00"]
+    assert head.confidence == [2.0]

@@ -271,6 +271,17 @@ def family_named(name: str) -> TaskFamily:
     return FAMILIES[name]
 
 
+def model_need(task: Task) -> str:
+    """What ``task`` asks of a model's architecture (mte.modelling.architectures.refusal): a
+    retrieval task its encoder, any other its head's transformers Auto class (a dual
+    encoder's: its encoder)."""
+    from mte.modelling.architectures import ENCODER
+
+    if retrieves(task):
+        return ENCODER
+    return family_of(task).model_head(task).auto_class
+
+
 def head_for(features: dict[str, Any]) -> Any:
     """The head (mte.modelling.heads.Head) that fine-tunes and predicts the features' task."""
     task = get_task(features["task"])

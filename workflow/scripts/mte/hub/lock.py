@@ -151,10 +151,12 @@ def check_download(
         return "matched"
     if accept:
         return "accepted"
-    commit = f" (commit read {read['commit']}, the lock's {locked.get('commit')})"
+    # a source read without commits (files, a bundled demo) has nothing to say of them
+    commits = (read.get("commit"), locked.get("commit"))
+    pins = f" and pins (commit read {commits[0]}, the lock's {commits[1]})" if any(commits) else ""
     raise DataLockError(
         f"{task} {part}: the download read other data than the data lock {lock_path} records "
-        f"for the same source and pins{commit}: {'; '.join(changed)}. File written: {written} "
+        f"for the same source{pins}: {'; '.join(changed)}. File written: {written} "
         f"(removed). To accept the new data on purpose: `make update-lock CONFIG=<config>` "
         f"(snakemake --config update_lock=true: the downloads only); the task's data key changes "
         f"with it, and its jobs run again"

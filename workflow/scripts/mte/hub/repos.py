@@ -7,10 +7,11 @@ import re
 from dataclasses import dataclass
 
 # the branch where the hub keeps its parquet export of a repository (its dataset viewer's files):
-# what a repository that holds only a loading script is read from. The hub's converter squashes
-# this branch's history after each conversion, so a commit of it pinned today may not resolve
-# later: an export is read at the branch, its resolved commit recorded, and its content held by
-# the run's data lock (mte.hub.lock)
+# what a repository that holds only a loading script is read from. The hub's converter may
+# rewrite this branch after a conversion, so an export is read at a commit of it only where a
+# page or public code showed one (and it stayed the branch's tip: allenai/social_i_qa's did for
+# months); otherwise at the branch. Either way its resolved commit is recorded and its content
+# held by the run's data lock (mte.hub.lock)
 PARQUET_EXPORT = "refs/convert/parquet"
 # how the pinned datasets reads a hub repository:
 #   "loads": data files the hub's configs block (or its plain layout) names: read as the
@@ -34,7 +35,8 @@ class HubRepo:
     that pins it, were read instead)."""
 
     id: str
-    # the commit read (40 hex digits); a branch only where no page or code showed a commit
+    # the commit read (40 hex digits; for status "script", a commit of the parquet export); a
+    # branch only where no page or code showed a commit
     # (``seen`` says so); the commit a download resolves is recorded in its data record and
     # in the run's data lock either way
     revision: str
@@ -54,6 +56,9 @@ class HubRepo:
 
     @property
     def read_revision(self) -> str:
-        """The revision a download asks for: the pin, or the parquet export's branch for a
-        repository that holds only a loading script."""
-        return PARQUET_EXPORT if self.status == "script" else self.revision
+        """The revision a download asks for: the pinned commit (for a repository that holds only
+        a loading script, a commit of its parquet export), else the branch: the parquet
+        export's for such a repository."""
+        if self.status == "script" and not self.pinned:
+            return PARQUET_EXPORT
+        return self.revision

@@ -8,6 +8,21 @@ texts, in the shapes of the models the paper configs run:
 - ``mbert``: mBERT's shape - ``BertConfig`` with token types and a cased WordPiece vocabulary
   (``[CLS] ... [SEP]``, no lower-casing, accents kept);
 
+in the shapes of the encoders cross-lingual papers evaluate today, each with its own tokenizer
+class:
+
+- ``deberta-v2``: mDeBERTa-v3's - ``DebertaV2Config`` with relative position buckets and no
+  absolute positions or token types, ``DebertaV2Tokenizer`` over a SentencePiece vocabulary;
+- ``rembert``: RemBERT's - ``RemBertConfig`` with input embeddings narrower than its layers,
+  ``RemBertTokenizer`` over a SentencePiece vocabulary;
+- ``electra``: ELECTRA's discriminator - ``ElectraConfig`` with narrower embeddings, no pooler,
+  ``ElectraTokenizer`` (cased WordPiece);
+- ``distilbert``: DistilBERT's - ``DistilBertConfig``, no token types and no pooler,
+  ``DistilBertTokenizer`` (cased WordPiece);
+- ``mt5``: mT5's - ``MT5Config``, an encoder-decoder (its encoder alone embeds:
+  ``MT5EncoderModel``), ``T5Tokenizer`` over a SentencePiece vocabulary (``</s>`` ends a text,
+  no token opens it);
+
 and in the shapes of three decoder families (mte.hub.decoders), each with its tokenizer class:
 
 - ``llama``: Llama 2's - ``LlamaConfig`` (grouped-query attention), a SentencePiece-style BPE with
@@ -28,7 +43,9 @@ from typing import Any
 
 from mte.io import sha256_file
 
-SHAPES = ("bert", "xlmr", "mbert", "llama", "qwen2", "gemma")
+# the encoders of the paper configs, then the encoders cross-lingual papers evaluate today
+ENCODER_SHAPES = ("bert", "xlmr", "mbert", "deberta-v2", "rembert", "electra", "distilbert", "mt5")
+SHAPES = (*ENCODER_SHAPES[:3], "llama", "qwen2", "gemma", *ENCODER_SHAPES[3:])
 DECODER_SHAPES = ("llama", "qwen2", "gemma")
 UNIGRAM_SPECIALS = ("<s>", "<pad>", "</s>", "<unk>", "<mask>")
 WORDPIECE_SPECIALS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
@@ -74,6 +91,11 @@ def build_tiny_model(
         "llama": _llama,
         "qwen2": _qwen2,
         "gemma": _gemma,
+        "deberta-v2": _deberta_v2,
+        "rembert": _rembert,
+        "electra": _electra,
+        "distilbert": _distilbert,
+        "mt5": _mt5,
     }
     if shape not in builders:
         raise ValueError(f"unknown tiny model shape {shape!r} (known: {', '.join(SHAPES)})")
@@ -197,17 +219,10 @@ def _xlmr(out_dir: Path, texts: list[str]) -> None:
 
 def _mbert(out_dir: Path, texts: list[str]) -> None:
     """mBERT's shape: BERT with token types and a cased WordPiece vocabulary."""
-    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers
-    from tokenizers.trainers import WordPieceTrainer
     from transformers import BertConfig, BertModel, BertTokenizer
 
-    trained = Tokenizer(models.WordPiece(unk_token="[UNK]"))
-    trained.normalizer = normalizers.BertNormalizer(lowercase=False)
-    trained.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-    trainer = WordPieceTrainer(vocab_size=2000, special_tokens=list(WORDPIECE_SPECIALS))
-    trained.train_from_iterator(texts, trainer=trainer)
     # as the hub's mBERT: cased, accents kept because nothing lower-cases (strip_accents unset)
-    tokenizer = BertTokenizer(vocab=trained.get_vocab(), do_lower_case=False)
+    tokenizer = BertTokenizer(vocab=wordpiece_vocabulary(texts, 2000), do_lower_case=False)
     tokenizer.model_max_length = 512
     tokenizer.save_pretrained(out_dir)
     config = BertConfig(
@@ -218,6 +233,47 @@ def _mbert(out_dir: Path, texts: list[str]) -> None:
         **SIZE,
     )
     BertModel(config).save_pretrained(out_dir)
+
+
+def wordpiece_vocabulary(texts: list[str], size: int) -> dict[str, int]:
+    """A cased WordPiece vocabulary of ``size`` pieces from ``texts``, the same on every
+    build: the special tokens, every character alone and as a continuation (``##c``), the
+    words seen more than once, then the commonest word endings of two to four characters as
+    continuations; ties by count broken alphabetically. (The ``tokenizers`` library's
+    WordPiece trainer breaks its ties in hash order: three builds gave three vocabularies.)
+    Words seen once are left to split into pieces, as real WordPiece splits rare words."""
+    from collections import Counter
+
+    from tokenizers import normalizers, pre_tokenizers
+
+    normalizer = normalizers.BertNormalizer(lowercase=False)
+    splitter = pre_tokenizers.BertPreTokenizer()
+    words = Counter(
+        word
+        for text in texts
+        for word, _ in splitter.pre_tokenize_str(normalizer.normalize_str(text))
+    )
+    endings = Counter(
+        "##" + word[-length:]
+        for word, count in words.items()
+        for length in (2, 3, 4)
+        if len(word) > length
+        for _ in range(count)
+    )
+
+    def by_count(counts: Counter) -> list[str]:
+        return [piece for piece, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
+
+    characters = sorted({character for word in words for character in word})
+    pieces = [*WORDPIECE_SPECIALS, *characters, *(f"##{c}" for c in characters)]
+    pieces += [word for word in by_count(words) if words[word] > 1 and len(word) > 1]
+    pieces += by_count(endings)
+    vocabulary: dict[str, int] = {}
+    for piece in pieces:
+        if len(vocabulary) == size:
+            break
+        vocabulary.setdefault(piece, len(vocabulary))
+    return vocabulary
 
 
 def _bpe(texts: list[str], specials: list[str], pre_tokenizer: Any, size: int = 1500) -> tuple:
@@ -308,3 +364,123 @@ def _gemma(out_dir: Path, texts: list[str]) -> None:
         **DECODER_SIZE,
     )
     _save_decoder(out_dir, tokenizer, config, GemmaForCausalLM)
+
+
+def _pieces(texts: list[str], size: int) -> list[tuple[str, float]]:
+    """The trained SentencePiece pieces (with scores) without XLM-R's special tokens."""
+    vocabulary, _ = _sentencepiece_vocabulary(texts, size)
+    specials = ("<s>", "<pad>", "</s>", "<unk>", "<mask>")
+    return [piece for piece in vocabulary if piece[0] not in specials]
+
+
+def _deberta_v2(out_dir: Path, texts: list[str]) -> None:
+    """mDeBERTa-v3's shape: relative attention over position buckets, no absolute positions,
+    no token types; ``[PAD] [CLS] [SEP] [UNK]`` first and ``[MASK]`` last, as its spm.model."""
+    from transformers import DebertaV2Config, DebertaV2Model, DebertaV2Tokenizer
+
+    specials = [("[PAD]", 0.0), ("[CLS]", 0.0), ("[SEP]", 0.0), ("[UNK]", 0.0)]
+    vocabulary = [*specials, *_pieces(texts, 1500), ("[MASK]", 0.0)]
+    tokenizer = DebertaV2Tokenizer(vocab=vocabulary, unk_id=3, do_lower_case=False)
+    tokenizer.model_max_length = 512
+    tokenizer.save_pretrained(out_dir)
+    config = DebertaV2Config(
+        vocab_size=len(tokenizer),
+        max_position_embeddings=512,
+        relative_attention=True,
+        position_buckets=256,
+        pos_att_type=["p2c", "c2p"],
+        position_biased_input=False,
+        type_vocab_size=0,
+        pad_token_id=tokenizer.pad_token_id,
+        **SIZE,
+    )
+    DebertaV2Model(config).save_pretrained(out_dir)
+
+
+def _rembert(out_dir: Path, texts: list[str]) -> None:
+    """RemBERT's shape: input embeddings narrower than its layers (decoupled embeddings), token
+    types, a SentencePiece vocabulary read by ``RemBertTokenizer``."""
+    from transformers import RemBertConfig, RemBertModel, RemBertTokenizer
+
+    specials = [("<pad>", 0.0), ("<unk>", 0.0), ("[CLS]", 0.0), ("[SEP]", 0.0), ("[MASK]", 0.0)]
+    vocabulary = [*specials, *_pieces(texts, 1500)]
+    tokenizer = RemBertTokenizer(vocab=vocabulary)
+    tokenizer.model_max_length = 512
+    tokenizer.save_pretrained(out_dir)
+    config = RemBertConfig(
+        vocab_size=len(tokenizer),
+        input_embedding_size=16,
+        output_embedding_size=16,
+        max_position_embeddings=512,
+        type_vocab_size=2,
+        pad_token_id=tokenizer.pad_token_id,
+        bos_token_id=tokenizer.cls_token_id,
+        eos_token_id=tokenizer.sep_token_id,
+        **SIZE,
+    )
+    RemBertModel(config).save_pretrained(out_dir)
+
+
+def _electra(out_dir: Path, texts: list[str]) -> None:
+    """ELECTRA's discriminator: embeddings narrower than its layers, no pooler, a cased
+    WordPiece vocabulary read by ``ElectraTokenizer``."""
+    from transformers import ElectraConfig, ElectraModel, ElectraTokenizer
+
+    tokenizer = ElectraTokenizer(vocab=wordpiece_vocabulary(texts, 2000), do_lower_case=False)
+    tokenizer.model_max_length = 512
+    tokenizer.save_pretrained(out_dir)
+    config = ElectraConfig(
+        vocab_size=len(tokenizer),
+        embedding_size=16,
+        max_position_embeddings=512,
+        type_vocab_size=2,
+        pad_token_id=tokenizer.pad_token_id,
+        **SIZE,
+    )
+    ElectraModel(config).save_pretrained(out_dir)
+
+
+def _distilbert(out_dir: Path, texts: list[str]) -> None:
+    """DistilBERT's shape: no token types, no pooler, a cased WordPiece vocabulary read by
+    ``DistilBertTokenizer``."""
+    from transformers import DistilBertConfig, DistilBertModel, DistilBertTokenizer
+
+    tokenizer = DistilBertTokenizer(vocab=wordpiece_vocabulary(texts, 2000), do_lower_case=False)
+    tokenizer.model_max_length = 512
+    tokenizer.save_pretrained(out_dir)
+    config = DistilBertConfig(
+        vocab_size=len(tokenizer),
+        max_position_embeddings=512,
+        dim=SIZE["hidden_size"],
+        n_layers=SIZE["num_hidden_layers"],
+        n_heads=SIZE["num_attention_heads"],
+        hidden_dim=SIZE["intermediate_size"],
+        pad_token_id=tokenizer.pad_token_id,
+    )
+    DistilBertModel(config).save_pretrained(out_dir)
+
+
+def _mt5(out_dir: Path, texts: list[str]) -> None:
+    """mT5's shape: an encoder-decoder with gated GELU, ``<pad> </s> <unk>`` first (pad 0,
+    end 1), ``</s>`` closing every text, read by ``T5Tokenizer``."""
+    from transformers import MT5Config, MT5Model, T5Tokenizer
+
+    specials = [("<pad>", 0.0), ("</s>", 0.0), ("<unk>", 0.0)]
+    tokenizer = T5Tokenizer(vocab=[*specials, *_pieces(texts, 1500)], extra_ids=0)
+    tokenizer.model_max_length = 512
+    tokenizer.save_pretrained(out_dir)
+    config = MT5Config(
+        vocab_size=len(tokenizer),
+        d_model=SIZE["hidden_size"],
+        d_kv=SIZE["hidden_size"] // SIZE["num_attention_heads"],
+        d_ff=SIZE["intermediate_size"],
+        num_layers=SIZE["num_hidden_layers"],
+        num_decoder_layers=SIZE["num_hidden_layers"],
+        num_heads=SIZE["num_attention_heads"],
+        feed_forward_proj="gated-gelu",
+        tie_word_embeddings=False,
+        pad_token_id=tokenizer.pad_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+        decoder_start_token_id=tokenizer.pad_token_id,
+    )
+    MT5Model(config).save_pretrained(out_dir)

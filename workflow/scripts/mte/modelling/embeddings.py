@@ -86,16 +86,9 @@ def encode_layers(
                 hidden_states = {last: model(**batch).last_hidden_state}
             else:
                 hidden_states = model(**batch, output_hidden_states=True).hidden_states
-            mask = batch["attention_mask"].unsqueeze(-1)
             for name, layer in layers.items():
                 hidden = hidden_states[layer].float()
-                if pooling == "cls":
-                    pooled = hidden[:, 0]
-                elif pooling == "last":
-                    pooled = last_token(hidden, batch["attention_mask"])
-                else:
-                    weights = mask.to(hidden.dtype)
-                    pooled = (hidden * weights).sum(1) / weights.sum(1)
+                pooled = pool_hidden(hidden, batch["attention_mask"], pooling)
                 out[name][indices] = torch.nn.functional.normalize(pooled, dim=-1).cpu().numpy()
     return out
 
@@ -117,6 +110,19 @@ def encode_sentences(
         model, tokenizer, texts, {"layer": index}, pooling, prefix, batch_size, max_length
     )
     return vectors["layer"]
+
+
+def pool_hidden(hidden: torch.Tensor, attention_mask: torch.Tensor, pooling: str) -> torch.Tensor:
+    """One vector per row of a layer's hidden states: ``cls`` the first token, ``last`` the
+    last real token, ``mean`` the mean over every real token."""
+    if pooling == "cls":
+        return hidden[:, 0]
+    if pooling == "last":
+        return last_token(hidden, attention_mask)
+    if pooling != "mean":
+        raise ValueError(f"unknown pooling {pooling!r} (cls, last, mean, pooler)")
+    weights = attention_mask.unsqueeze(-1).to(hidden.dtype)
+    return (hidden * weights).sum(1) / weights.sum(1)
 
 
 def last_token(hidden: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:

@@ -186,8 +186,10 @@ def rule_logging(snakemake: Any) -> Iterator[logging.Logger]:
         )
 
         resources = getattr(snakemake, "resources", None)
-        config = getattr(snakemake, "config", None) or {}
-        claim = claim_for_job(int(getattr(resources, "gpu", 0) or 0), config.get("device", "auto"))
+        # the device its rule's params carry (the plan's); a rule without one runs no model
+        device = getattr(getattr(snakemake, "params", None), "device", None)
+        if device is not None:
+            claim = claim_for_job(int(getattr(resources, "gpu", 0) or 0), device)
         limit_torch_threads(int(snakemake.threads))
         yield logger
         # every output with the modes the user's umask gives (model weights included)

@@ -73,7 +73,9 @@ BELEBELE = HubRepo(
     revision="7899cdfa4e1e0d733fd77c848e2c273cb1d32be2",
     page=f"{HF}/facebook/belebele/tree/7899cdfa4e1e0d733fd77c848e2c273cb1d32be2",
     holds="127 files: data/<code>.jsonl per variant named by a configs block (122 configs, "
-    "one test split of 900 rows each), data.zip; columns link, question_number (int), "
+    "one test split of 900 rows each), data.zip, and one .py file, which datasets 5.2 does not "
+    "run: it refuses a repository only for <name>.py at its root (belebele.py), reads the "
+    "configs block otherwise; columns link, question_number (int), "
     "flores_passage, question, mc_answer1..4, correct_answer_num (string), dialect, and ds, "
     "a date (2023-07-21), not the FLORES split",
     seen="a public schema inspection of facebook/belebele at revision 7899cdf... (its file "
@@ -81,23 +83,28 @@ BELEBELE = HubRepo(
 )
 WIKIANN = HubRepo(
     id="unimelb-nlp/wikiann",
-    revision="main",
-    page=f"{HF}/unimelb-nlp/wikiann/commits/814ec71c734c1a2c15736359e4278b83ca44616a",
-    holds="parquet, one config per language with Rahimi et al.'s splits; the pages read show "
-    "the parquet converter's history, not main's commit",
-    seen=NO_COMMIT.format(branch="main"),
+    revision="f0a3be6dc5564c0cc4150bb660144800a1f539d4",
+    page=f"{HF}/unimelb-nlp/wikiann/tree/f0a3be6dc5564c0cc4150bb660144800a1f539d4/bn",
+    holds="parquet, one folder and config per language with Rahimi et al.'s splits "
+    "(<lang>/{train,validation,test}-00000-of-00001.parquet)",
+    seen="public code pinning it as its dataset revision (DATASET_REVISION f0a3be6..., split "
+    "test), public code reading <lang>/train-00000-of-00001.parquet at it with hf_hub_download "
+    "and a SHA-256 per file for 12 languages, and public notes linking its tree (bn) and README "
+    "at this commit",
 )
 SIQA = HubRepo(
     id="allenai/social_i_qa",
-    revision="main",
+    revision="537a2ec8ec565adc0b70b70752893e59e024df26",
     status="script",
     page=f"{HF}/allenai/social_i_qa/commits/9eb9490eb61bd4ffb5eaedf2ae22e260d8c4019e/default/"
     "validation/0000.parquet",
-    holds="main: README and social_i_qa.py (a parquet pull request, discussion 3, is not "
-    "merged); the parquet export holds default/{train,validation}/0000.parquet",
-    seen=f"read from its parquet export at the branch {PARQUET_EXPORT}: export commits do not "
-    "last (the page read shows 9eb9490...; public code records asking for 8835ceb... and "
-    "getting 537a2ec...), so the export's content is held by the data lock, not by a commit",
+    holds="main (8835ceb...): README and social_i_qa.py only (a parquet pull request, "
+    "discussion 3, is not merged); the parquet export holds default/{train,validation}/"
+    "0000.parquet",
+    seen=f"a commit of its parquet export ({PARQUET_EXPORT}): public code reading "
+    "default/validation/0000.parquet and default/train/0000.parquet at 537a2ec... (the latter "
+    "with a SHA-256, 7c4fabfb...), public notes recording asking for main's 8835ceb... and "
+    "getting 537a2ec..., and a table of the branch's tip showing 537a2ec... from 2024-05-23 on",
 )
 CONLL2003 = HubRepo(
     id="eriktks/conll2003",
@@ -132,8 +139,10 @@ SUPER_GLUE = HubRepo(
     page=f"{HF}/aps/super_glue/tree/3de24cf8022e94f4ee4b9d55a6f539891524d646",
     holds="parquet <config>/<split>-00000-of-00001.parquet (copa, boolq, multirc, ...); read "
     "by path, so that a loading script beside them is never run",
-    seen="public code reading multirc/validation-00000-of-00001.parquet at 3de24cf..., and "
-    "lm-evaluation-harness task lists pinning it (boolq, copa, ...); it is also read at "
+    seen="public code reading multirc/validation-00000-of-00001.parquet at 3de24cf..., other "
+    "projects' own task lists pinning it (boolq, copa, ...: their specs cite "
+    "lm-evaluation-harness's prompts; the harness's own super_glue YAMLs pin no revision), "
+    "and datasets cache folders super_glue/<config>/0.0.0/3de24cf.../; it is also read at "
     "5234c61e804e85e5994b14b002fa9ec34487bcfb",
 )
 SIB200 = HubRepo(
@@ -143,8 +152,10 @@ SIB200 = HubRepo(
     holds="TSV files data/<code>/{train,dev,test}.tsv (index_id, category, text) named by a "
     "per-language configs block; the splits as loaded are train / validation / test "
     "(701 / 99 / 204)",
-    seen="public code pinning it (lighteval's SIB-200 tasks with hf_avail_splits train, "
-    "validation, test; data/<code>/train.tsv read at it; 701/99/204 rows asserted)",
+    seen="public code pinning it: a project's own SIB-200 task configs written for lighteval "
+    "(hf_revision 38977a6..., hf_avail_splits train, validation, test; not lighteval's "
+    "shipped tasks), revision constants in other projects, data/<code>/train.tsv read at it "
+    "and 701/99/204 rows asserted",
 )
 PAWSX = HubRepo(
     id="google-research-datasets/paws-x",

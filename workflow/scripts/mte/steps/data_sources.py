@@ -145,8 +145,8 @@ def hub_table() -> list[str]:
         "",
         f"{pinned} of {len(repos)} repositories are pinned to a full commit seen on a page or in "
         f"public code that pins it. {', '.join(unpinned)} are read at a branch: no page or code "
-        "read shows a commit of them (the script-only ones are read from their parquet export, "
-        "whose commits the hub squashes away after each conversion). For every repository, "
+        "read shows a commit of them (the script-only ones are read from their parquet export's "
+        "branch, which the hub may rewrite after a conversion). For every repository, "
         "pinned or not, each download records the commit it resolved (the data record's "
         "`commit`) and the run's data lock holds the SHA-256 of what was read (below).",
         "",

@@ -15,6 +15,9 @@ DATA_META = "resources/data/{task}/{data}/{lang}/{split}.meta.json"
 RELEASE_DIR = "resources/releases/{task}"
 RELEASE_RECORD = "resources/releases/{task}/fetched-{release}.json"
 MODEL = "resources/models/{model}"
+# what the run's tasks ask of the model's architecture, checked against its config.json before
+# any fine-tune or embedding job reads it (mte.steps.models)
+MODEL_CHECK = "resources/model-checks/{model}.json"
 # a translation model from the hub, fetched where the network is (its hub id with "--" for the
 # slash, and "@revision" when one is pinned): facebook--nllb-200-distilled-600M
 TRANSLATION_MODEL = "resources/translation-models/{translator}"

@@ -6,7 +6,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from mte.config.plan.resolve import models_of
+from mte.config.plan.resolve import TaskConfig
 from mte.registry import family_of, get_task
 
 
@@ -51,10 +51,18 @@ class Tokenization:
 
 
 def tokenization_of(task_name: str, config: dict[str, Any]) -> Tokenization:
-    """A task's tokenisation in a checked config: the options of the task whose fine-tunes it
-    uses (SQuAD's for XQuAD), its own ``label_subword``."""
-    owner = config["tasks"][models_of(task_name, config) or task_name]
-    owner_family = family_of(get_task(models_of(task_name, config) or task_name))
+    """A task's tokenisation in a checked config (:func:`tokenization_for`), by task name."""
+    return tokenization_for(TaskConfig.of(task_name, config))
+
+
+def tokenization_for(task: TaskConfig) -> Tokenization:
+    """A task's tokenisation: the options of the task whose fine-tunes it uses (SQuAD's for
+    XQuAD), its own ``label_subword``."""
+    config = task.config
+    owner_name = task.models_of() or task.name
+    owner = config["tasks"][owner_name]
+    owner_spec = task.spec if owner_name == task.name else get_task(owner_name)
+    owner_family = family_of(owner_spec)
     # run_squad windows cut the question; a family may always do (the dual encoder's queries)
     cuts_question = (
         owner.get("windows") == "run_squad" or "max_query_length" in owner_family.tokens_keys
@@ -62,7 +70,7 @@ def tokenization_of(task_name: str, config: dict[str, Any]) -> Tokenization:
     return Tokenization(
         # a retrieval task without a fine-tune has none: its encoder reads its own lengths
         max_length=owner["hyperparameters"]["max_length"] if "hyperparameters" in owner else None,
-        label_subword=config["tasks"][task_name].get("label_subword"),
+        label_subword=task.entry.get("label_subword"),
         doc_stride=owner.get("doc_stride"),
         do_lower_case=bool(owner.get("do_lower_case")),
         tokenization=config["tokenization"],

@@ -10,8 +10,8 @@ from types import MappingProxyType
 from typing import Any
 
 from mte.config.plan import keys, resolve
-from mte.config.plan.records import Tokenization, tokenization_of
-from mte.registry import get_task, pools, retrieves
+from mte.config.plan.records import Tokenization, tokenization_for
+from mte.registry import pools, retrieves
 from mte.tasks.spec import Task
 
 
@@ -129,19 +129,28 @@ class RunPlan:
         chosen = self.model(model)
         return tuple(s for s in self.task(task).settings if chosen.runs(s))
 
+    def architecture_needs(self, model: str) -> list[tuple[str, str]]:
+        """(task, what it asks of the model's architecture) for each task ``model`` fine-tunes
+        or embeds with: what its preparation job checks a hub model's config.json against."""
+        return resolve.architecture_needs(thawed(self.model(model).entry), self._raw)
+
     def training_splits(
         self, task: str, setting: str, language: str | None
     ) -> dict[str, list[tuple[str, str]]]:
         """(language, split) pairs one fine-tune of ``setting`` trains and selects on."""
-        return resolve.training_splits(task, setting, language, self._raw)
+        return self._configured(task).training_splits(setting, language)
 
     def evaluation_split(self, task: str, setting: str, language: str) -> str:
         """The split a setting predicts for ``language`` (translate-test: the translated test
         set)."""
-        return resolve.evaluation_split(task, setting, language, self._raw)
+        return self._configured(task).evaluation_split(setting, language)
 
     def translation_source(self, task: str, split: str, language: str) -> tuple[str, ...]:
-        return resolve.translation_source(task, split, language, self._raw)
+        return self._configured(task).translation_source(split, language)
+
+    def _configured(self, task: str) -> resolve.TaskConfig:
+        """The task's spec as the plan resolved it, with the config: no second registry read."""
+        return resolve.TaskConfig(self.tasks[task].spec, self._raw)
 
     # the folder keys (mte.config.plan.keys), computed once per task
     @functools.cached_property
@@ -181,35 +190,37 @@ class RunPlan:
 
 
 def _task_plan(name: str, config: dict[str, Any]) -> TaskPlan:
-    spec = get_task(name)
-    entry = config["tasks"][name]
-    models_of = resolve.models_of(name, config)
+    # the spec looked up once and handed on: every read below goes through ``task``
+    task = resolve.TaskConfig.of(name, config)
+    spec, entry = task.spec, task.entry
+    models_of = task.models_of()
+    retrieving = retrieves(spec)
     return TaskPlan(
         name=name,
         spec=spec,
         entry=_frozen(entry),
         source=entry["source"],
-        languages=tuple(resolve.task_languages(name, config)),
+        languages=tuple(task.languages()),
         left_out=_frozen(entry.get(resolve.LEFT_OUT) or {}),
-        settings=tuple(resolve.task_settings(name, config)),
-        seeds=tuple(resolve.task_seeds(name, config)),
+        settings=tuple(task.settings()),
+        seeds=tuple(task.seeds()),
         models_of=models_of,
         owner=models_of or name,
-        start_from=resolve.start_from(name, config),
+        start_from=task.start_from(),
         # None and False for a task that does not retrieve (it has no encoder)
-        encoder=resolve.retrieval_encoder(name, config),
-        retrieval_lower_case=resolve.retrieval_lower_case(name, config),
-        eval_split=resolve.eval_split_of(name, config),
+        encoder=task.retrieval_encoder(),
+        retrieval_lower_case=task.retrieval_lower_case(),
+        eval_split=task.eval_split(),
         train_language=spec.train_language,
-        retrieves=retrieves(spec),
+        retrieves=retrieving,
         pooled=pools(spec),
         pseudo_test=bool(entry.get("pseudo_test")),
         hyperparameters=_frozen(config["tasks"][models_of or name].get("hyperparameters") or {}),
-        tokenization=tokenization_of(name, config),
+        tokenization=tokenization_for(task),
         translations=_frozen(entry.get("translations")),
         layers=_frozen(entry.get("layers")),
-        batch_size=entry.get("batch_size") if retrieves(spec) else None,
-        needed_splits=tuple(resolve.needed_splits(name, config)),
+        batch_size=entry.get("batch_size") if retrieving else None,
+        needed_splits=tuple(task.needed_splits()),
     )
 
 

@@ -106,15 +106,18 @@ class QuestionAnsweringHead(Head):
     def _best_span(self, starts: torch.Tensor, ends: torch.Tensor, offsets: list):
         """(score, first token, last token) of the best valid span among the n-best starts
         and ends of one window: both in the context, end not before start, at most
-        ``max_answer_tokens`` long."""
+        ``max_answer_tokens`` long. The n-best are XTREME's (``_get_best_indexes``, a stable
+        sort: the earlier token on equal logits, as :func:`squad_answers.best_indexes` picks
+        them for run_squad's windows), and on equal scores the first pair in that order wins:
+        equal logits are common under bf16, and ``torch.topk`` leaves their order undefined."""
         in_context = torch.tensor([o is not None for o in offsets])
         starts = starts.masked_fill(~in_context, float("-inf"))
         ends = ends.masked_fill(~in_context, float("-inf"))
         k = min(self.n_best, int(in_context.sum()))
         if k == 0:
             return None
-        top_starts = torch.topk(starts, k).indices.tolist()
-        top_ends = torch.topk(ends, k).indices.tolist()
+        top_starts = squad_answers.best_indexes(starts.tolist(), k)
+        top_ends = squad_answers.best_indexes(ends.tolist(), k)
         found = None
         for first in top_starts:
             for last in top_ends:

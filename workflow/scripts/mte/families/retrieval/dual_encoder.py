@@ -26,10 +26,11 @@ from typing import Any, ClassVar
 import torch
 
 from mte.errors import InputError, MteError
-from mte.hub.decoders import is_decoder_config, is_decoder_model_type, model_type_of
+from mte.hub.decoders import model_config
 from mte.io import read_json, write_json
+from mte.modelling.architectures import ENCODER, dual_encoder_pooling, encoder_class
 from mte.modelling.batching import pad_rows
-from mte.modelling.embeddings import last_token
+from mte.modelling.embeddings import pool_hidden
 from mte.modelling.heads import Head
 from mte.text import whitespace_words
 
@@ -185,14 +186,14 @@ class DualEncoderModel(torch.nn.Module):
     def from_pretrained(
         cls, model_dir: str | Path, output_loading_info: bool = False, **kwargs: Any
     ) -> Any:
-        from transformers import AutoModel
-
-        # an encoder's pooler (dense and tanh over the first token); a decoder has none and
-        # is read at its last token (mte.modelling.embeddings)
-        decoder = is_decoder_model_type(model_type_of(model_dir))
-        pooler = {} if decoder else {"add_pooling_layer": True}
-        encoder, info = AutoModel.from_pretrained(
-            model_dir, output_loading_info=True, **pooler, **kwargs
+        # the encoder alone (an encoder-decoder's: mT5's MT5EncoderModel), with its pooler
+        # where its class has one (dense and tanh over the first token); a model without one
+        # is read at its first token, mean-pooled or at its last token (mte.modelling.
+        # architectures)
+        if dual_encoder_pooling(model_config(model_dir)) == "pooler":
+            kwargs["add_pooling_layer"] = True
+        encoder, info = encoder_class(model_dir).from_pretrained(
+            model_dir, output_loading_info=True, **kwargs
         )
         model = cls(encoder)
         if not output_loading_info:
@@ -207,17 +208,19 @@ class DualEncoderModel(torch.nn.Module):
 
     @property
     def pooling(self) -> str:
-        """``pooler`` (an encoder's) or ``last`` (a decoder's last real token)."""
-        return "last" if is_decoder_config(self.config) else "pooler"
+        """``pooler`` (an encoder's pooler), ``cls`` (the first token of an encoder without
+        one), ``mean`` (an encoder-decoder's encoder) or ``last`` (a decoder's last real
+        token): mte.modelling.architectures.dual_encoder_pooling."""
+        return dual_encoder_pooling(self.config.to_dict())
 
     def embed(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
-        """Unit vectors: the pooler output (dense and tanh over the first token), or a
-        decoder's last hidden state at its last real token."""
+        """Unit vectors of the texts, pooled as :attr:`pooling` says."""
         output = self.encoder(input_ids=input_ids, attention_mask=attention_mask)
-        if self.pooling == "last":
-            pooled = last_token(output.last_hidden_state, attention_mask)
-        else:
+        pooling = self.pooling
+        if pooling == "pooler":
             pooled = output.pooler_output
+        else:
+            pooled = pool_hidden(output.last_hidden_state, attention_mask, pooling)
         return torch.nn.functional.normalize(pooled.float(), p=2, dim=1)
 
     def forward(
@@ -255,6 +258,8 @@ class DualEncoderHead(Head):
     it)."""
 
     output_fields: ClassVar[tuple[str, ...]] = ("questions", "answers")
+    # what it asks of a model: its encoder (mte.modelling.architectures), not a transformers head
+    auto_class: ClassVar[str] = ENCODER
 
     def model_class(self, model_dir: str | Path) -> Any:
         return DualEncoderModel

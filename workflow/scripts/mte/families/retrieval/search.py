@@ -15,6 +15,7 @@ from mte.families.retrieval.dual_encoder import EMBEDDING_RECORD
 from mte.families.retrieval.neighbours import margin_candidates, resolve_layers, tatoeba_records
 from mte.hub.models import MODEL_RECORD, load_tokenizer
 from mte.io import read_json
+from mte.modelling.architectures import encoder_class
 from mte.modelling.device import describe, placement
 from mte.modelling.embeddings import encode_layers
 
@@ -36,8 +37,6 @@ def load_encoder(
     autocast type of ``precision`` under ``dtype``) and the resolved layers. A fine-tune
     embeds as its pretrained model does: ``base_model_dir`` holds that model's record. With
     ``do_lower_case`` the tokenizer is loaded as the dual encoder's fine-tune loaded it."""
-    from transformers import AutoModel
-
     model_dir = Path(model_dir)
     own = model_dir / EMBEDDING_RECORD
     if own.is_file():
@@ -48,7 +47,8 @@ def load_encoder(
         usage = dict(read_json(Path(base_model_dir or model_dir) / MODEL_RECORD)["embedding"])
     where, usage["dtype"] = placement(device, precision)
     log.info("embedding on %s", describe(where, usage["dtype"]))
-    model = AutoModel.from_pretrained(model_dir).to(where)
+    # an encoder-decoder's encoder alone (mT5: MT5EncoderModel), else the base model
+    model = encoder_class(model_dir).from_pretrained(model_dir).to(where)
     tokenizer = load_tokenizer(model_dir, do_lower_case, tokenization)
     # paper tokenization reads each text stripped, as evaluate_retrieval.py read its lines
     usage["strip"] = tokenization == "paper"
