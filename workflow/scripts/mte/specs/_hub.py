@@ -73,9 +73,9 @@ BELEBELE = HubRepo(
     revision="7899cdfa4e1e0d733fd77c848e2c273cb1d32be2",
     page=f"{HF}/facebook/belebele/tree/7899cdfa4e1e0d733fd77c848e2c273cb1d32be2",
     holds="127 files: data/<code>.jsonl per variant named by a configs block (122 configs, "
-    "one test split of 900 rows each), data.zip, and one .py file, which datasets 5.2 does not "
-    "run: it refuses a repository only for <name>.py at its root (belebele.py), reads the "
-    "configs block otherwise; columns link, question_number (int), "
+    "one test split of 900 rows each), data.zip, and one .py file (its name not on the pages "
+    "read): datasets 5.2 refuses a repository only for belebele.py at its root and otherwise "
+    "reads the configs block, never the .py; columns link, question_number (int), "
     "flores_passage, question, mc_answer1..4, correct_answer_num (string), dialect, and ds, "
     "a date (2023-07-21), not the FLORES split",
     seen="a public schema inspection of facebook/belebele at revision 7899cdf... (its file "
