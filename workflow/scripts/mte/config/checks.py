@@ -21,7 +21,6 @@ from mte.config.plan.resolve import (
     PRETRAINED,
     SETTINGS,
     TRANSLATION_SETTINGS,
-    architecture_needs,
     available_settings,
     dual_encoder_tasks,
     models_of,
@@ -30,6 +29,7 @@ from mte.config.plan.resolve import (
     task_languages,
     task_seeds,
     task_settings,
+    uses_architecture,
 )
 from mte.config.schema import check_schema, expand_model_shorthand, fill_schema_defaults
 from mte.errors import ConfigError
@@ -40,6 +40,7 @@ from mte.registry import (
     all_suites,
     family_of,
     get_task,
+    model_need,
     pools,
     retrieves,
     trains_dual_encoders,
@@ -299,10 +300,9 @@ def check_architectures(task: Task, config: dict[str, Any]) -> None:
     (mte.modelling.architectures): else one ConfigError naming the task, the model and why,
     before any job. A hub model is checked by its preparation job, before any fine-tune."""
     for model in config["models"]:
-        needs = [pair for pair in architecture_needs(model, config) if pair[0] == task.name]
         model_json = _model_json(model)
-        if needs and model_json is not None:
-            check_architecture(model_json, model["name"], needs)
+        if model_json is not None and uses_architecture(model, task.name, config):
+            check_architecture(model_json, model["name"], [(task.name, model_need(task))])
 
 
 def _model_json(model: dict[str, Any]) -> dict[str, Any] | None:

@@ -233,12 +233,18 @@ def architecture_needs(model: dict[str, Any], config: dict[str, Any]) -> list[tu
     """(task, what it asks of the model's architecture: mte.registry.model_need) for every
     task that ``model`` (a ``models`` entry) fine-tunes or embeds with; a setting that only
     prompts it asks for no head."""
-    needs = []
-    for task_name in config["tasks"]:
-        settings = model_settings(model, task_name, config)
-        if any(not TRANSFER_SETTINGS[s].prompted for s in settings):
-            needs.append((task_name, model_need(get_task(task_name))))
-    return needs
+    return [
+        (task_name, model_need(get_task(task_name)))
+        for task_name in config["tasks"]
+        if uses_architecture(model, task_name, config)
+    ]
+
+
+def uses_architecture(model: dict[str, Any], task_name: str, config: dict[str, Any]) -> bool:
+    """Whether ``model`` runs a setting of the task that fine-tunes or embeds with it (any but
+    the prompted one)."""
+    settings = model_settings(model, task_name, config)
+    return any(not TRANSFER_SETTINGS[setting].prompted for setting in settings)
 
 
 def task_seeds(task_name: str, config: dict[str, Any]) -> list[int]:
