@@ -280,6 +280,12 @@ def fairseq_unknown_as_padding(tokenizer: Any, spec: dict[str, Any]) -> bool:
     return True
 
 
+def _strips_accents(tokenizer: Any) -> bool:
+    """Whether the tokenizer's normaliser takes the accent off a letter (É read as e)."""
+    normalizer = tokenizer.backend_tokenizer.normalizer
+    return normalizer is not None and normalizer.normalize_str("\u00c9") in ("e", "E")
+
+
 def load_tokenizer(
     model_dir: str | Path, do_lower_case: bool = False, tokenization: str = "paper"
 ) -> Any:
@@ -318,9 +324,12 @@ def load_tokenizer(
         log.info("tokenization paper: characters normalised as the SentencePiece library does")
     if do_lower_case:
         if getattr(tokenizer, "do_lower_case", False):
+            # BERT's WordPiece also strips accents when it lower-cases; DeBERTa-v2's and
+            # RemBERT's SentencePiece lower-case only: the log says what this one does
             log.info(
-                "do_lower_case: %s lower-cases (and strips accents from) its input",
+                "do_lower_case: %s lower-cases %sits input",
                 type(tokenizer).__name__,
+                "(and strips accents from) " if _strips_accents(tokenizer) else "",
             )
         elif tokenization == "paper" and sentencepiece_lowercase(tokenizer):
             log.info(

@@ -411,6 +411,11 @@ def _rembert(out_dir: Path, texts: list[str]) -> None:
         vocab_size=len(tokenizer),
         input_embedding_size=16,
         output_embedding_size=16,
+        # RemBERT's own config has no dropout; a random tiny model without any gives every
+        # text nearly the same first token, so that the dual encoder's logit scale gets no
+        # gradient: the tiny model trains with BERT's 0.1, as the other tiny encoders do
+        hidden_dropout_prob=0.1,
+        attention_probs_dropout_prob=0.1,
         max_position_embeddings=512,
         type_vocab_size=2,
         pad_token_id=tokenizer.pad_token_id,
