@@ -1,7 +1,7 @@
 rule finetune:
     input:
         model=INPUTS.start_model,
-        architecture=ancient(MODEL_CHECK),
+        architecture=MODEL_CHECK,
         train=INPUTS.training_features("train"),
         dev=INPUTS.training_features("dev"),
     output:

@@ -18,21 +18,24 @@ rule prepare_model:
         "../scripts/prepare_model.py"
 
 
-# every task the run gives the model against its architecture (config.json), before any
-# fine-tune or embedding job reads it: a hub model's is first seen here (a local folder's the
-# plan has checked already). One file per model, which those jobs read as ancient(): a task
-# added later reruns this check, not them
+# what each task asks of the model's architecture (config.json), before the task's fine-tune
+# or embedding jobs read the model: a hub model's is first seen here (a local folder's the plan
+# has checked already). One file per model and task: a task added later adds a check and
+# reruns nothing else. Its priority runs every check as soon as the model is ready, ahead of
+# the tokenize jobs that every fine-tune waits for, so a refused task stops the run before
+# any fine-tune
 use rule light_step as check_model with:
     input:
         MODEL,
     output:
         MODEL_CHECK,
     log:
-        log_path("check_model", "{model}"),
+        log_path("check_model", "{model}/{task}"),
     benchmark:
-        benchmark_path("check_model", "{model}")
+        benchmark_path("check_model", "{model}/{task}")
+    priority: 100
     localrule: runs_locally("light")
     params:
         **light_script("check_model.py", "model"),
         model_name=lambda wc: wc.model,
-        needs=lambda wc: PLAN.architecture_needs(wc.model),
+        needs=lambda wc: PLAN.architecture_needs(wc.model, wc.task),

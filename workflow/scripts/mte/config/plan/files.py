@@ -15,9 +15,10 @@ DATA_META = "resources/data/{task}/{data}/{lang}/{split}.meta.json"
 RELEASE_DIR = "resources/releases/{task}"
 RELEASE_RECORD = "resources/releases/{task}/fetched-{release}.json"
 MODEL = "resources/models/{model}"
-# what the run's tasks ask of the model's architecture, checked against its config.json before
-# any fine-tune or embedding job reads it (mte.steps.models)
-MODEL_CHECK = "resources/model-checks/{model}.json"
+# what a task asks of the model's architecture, checked against its config.json before the
+# task's fine-tune or embedding jobs read it (mte.steps.models): one file per model and task,
+# so that a task added later adds a check and changes none
+MODEL_CHECK = "resources/model-checks/{model}/{task}.json"
 # a translation model from the hub, fetched where the network is (its hub id with "--" for the
 # slash, and "@revision" when one is pinned): facebook--nllb-200-distilled-600M
 TRANSLATION_MODEL = "resources/translation-models/{translator}"

@@ -129,10 +129,12 @@ class RunPlan:
         chosen = self.model(model)
         return tuple(s for s in self.task(task).settings if chosen.runs(s))
 
-    def architecture_needs(self, model: str) -> list[tuple[str, str]]:
-        """(task, what it asks of the model's architecture) for each task ``model`` fine-tunes
-        or embeds with: what its preparation job checks a hub model's config.json against."""
-        return resolve.architecture_needs(thawed(self.model(model).entry), self._raw)
+    def architecture_needs(self, model: str, task: str) -> list[tuple[str, str]]:
+        """(task, what it asks of the model's architecture) if ``model`` fine-tunes or embeds
+        with it for ``task``, else nothing: what the check_model job checks a hub model's
+        config.json against."""
+        needs = resolve.architecture_needs(thawed(self.model(model).entry), self._raw)
+        return [pair for pair in needs if pair[0] == task]
 
     def training_splits(
         self, task: str, setting: str, language: str | None
