@@ -55,7 +55,7 @@ def tiny_mbert(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def _tiny_decoder(tmp_path_factory: pytest.TempPathFactory, shape: str) -> Path:
+def _tiny_shape(tmp_path_factory: pytest.TempPathFactory, shape: str) -> Path:
     """A tiny model of ``shape`` (a decoder's, or one of the newer encoders'), once a session."""
     from mte.hub.tiny_models import build_tiny_model, demo_texts
 
@@ -67,49 +67,49 @@ def _tiny_decoder(tmp_path_factory: pytest.TempPathFactory, shape: str) -> Path:
 @pytest.fixture(scope="session")
 def tiny_llama(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A random 2-layer decoder of Llama 2's shape (SentencePiece-style BPE, no pad token)."""
-    return _tiny_decoder(tmp_path_factory, "llama")
+    return _tiny_shape(tmp_path_factory, "llama")
 
 
 @pytest.fixture(scope="session")
 def tiny_qwen2(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A random 2-layer decoder of Qwen2's shape (byte-level BPE, nothing between a pair)."""
-    return _tiny_decoder(tmp_path_factory, "qwen2")
+    return _tiny_shape(tmp_path_factory, "qwen2")
 
 
 @pytest.fixture(scope="session")
 def tiny_gemma(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A random 2-layer decoder of Gemma's shape (no dummy prefix, no QA class in transformers)."""
-    return _tiny_decoder(tmp_path_factory, "gemma")
+    return _tiny_shape(tmp_path_factory, "gemma")
 
 
 @pytest.fixture(scope="session")
 def tiny_deberta_v2(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A random 2-layer encoder of mDeBERTa-v3's shape (relative positions, SentencePiece)."""
-    return _tiny_decoder(tmp_path_factory, "deberta-v2")
+    return _tiny_shape(tmp_path_factory, "deberta-v2")
 
 
 @pytest.fixture(scope="session")
 def tiny_rembert(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A random 2-layer encoder of RemBERT's shape (narrow input embeddings, SentencePiece)."""
-    return _tiny_decoder(tmp_path_factory, "rembert")
+    return _tiny_shape(tmp_path_factory, "rembert")
 
 
 @pytest.fixture(scope="session")
 def tiny_electra(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A random 2-layer ELECTRA discriminator (no pooler, cased WordPiece)."""
-    return _tiny_decoder(tmp_path_factory, "electra")
+    return _tiny_shape(tmp_path_factory, "electra")
 
 
 @pytest.fixture(scope="session")
 def tiny_distilbert(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A random 2-layer DistilBERT (no token types, no pooler, cased WordPiece)."""
-    return _tiny_decoder(tmp_path_factory, "distilbert")
+    return _tiny_shape(tmp_path_factory, "distilbert")
 
 
 @pytest.fixture(scope="session")
 def tiny_mt5(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A random 2-layer encoder-decoder of mT5's shape (SentencePiece, ``</s>`` ends a text)."""
-    return _tiny_decoder(tmp_path_factory, "mt5")
+    return _tiny_shape(tmp_path_factory, "mt5")
 
 
 @pytest.fixture(scope="session")

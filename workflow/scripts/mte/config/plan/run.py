@@ -11,7 +11,7 @@ from typing import Any
 
 from mte.config.plan import keys, resolve
 from mte.config.plan.records import Tokenization, tokenization_for
-from mte.registry import pools, retrieves
+from mte.registry import model_need, pools, retrieves
 from mte.tasks.spec import Task
 
 
@@ -133,8 +133,9 @@ class RunPlan:
         """(task, what it asks of the model's architecture) if ``model`` fine-tunes or embeds
         with it for ``task``, else nothing: what the check_model job checks a hub model's
         config.json against."""
-        needs = resolve.architecture_needs(thawed(self.model(model).entry), self._raw)
-        return [pair for pair in needs if pair[0] == task]
+        if not resolve.uses_architecture(thawed(self.model(model).entry), task, self._raw):
+            return []
+        return [(task, model_need(self.tasks[task].spec))]
 
     def training_splits(
         self, task: str, setting: str, language: str | None
