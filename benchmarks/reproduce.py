@@ -6,9 +6,10 @@ does not reach is not printed as reached.
 
 Run it alone on the machine (each run records the load before and after it). Not here: the
 rows whose sides each take an hour (benchmarks/panx_peer.py, benchmarks/bf16_workflow.py),
-which say in their row that they are one run; benchmarks/bf16_cpu.py and
-benchmarks/bf16_ceiling.py run their own rounds, each side in a fresh process: one run of
-three rounds is what their rows report, so they are left out unless named.
+which say in their row that they are one run; benchmarks/bf16_cpu.py,
+benchmarks/bf16_ceiling.py and benchmarks/bf16_variants.py run their own rounds, each side in a
+fresh process: one run of three rounds is what their rows report, so they are left out unless
+named.
 
     .venv/bin/python benchmarks/reproduce.py [--runs 3] [NAME ...]   # NAME: a script's stem
 """
@@ -36,12 +37,13 @@ SCRIPTS = {
     "retrieval_scale": ["retrieval_scale"],
     "bf16_cpu": ["bf16_cpu"],
     "bf16_ceiling": ["bf16_ceiling"],
+    "bf16_variants": ["bf16_variants"],
     "lora_memory": ["lora_memory"],
     "finetune_memory": ["finetune_memory"],
     "llm_memory": ["llm_memory"],
 }
 # the benchmarks whose one run is already rounds of fresh processes (left out unless named)
-OWN_ROUNDS = {"bf16_cpu", "bf16_ceiling"}
+OWN_ROUNDS = {"bf16_cpu", "bf16_ceiling", "bf16_variants"}
 
 
 def main() -> None:
