@@ -192,6 +192,45 @@ def spread(values: list[float]) -> dict[str, Any]:
             "runs": values}  # fmt: skip
 
 
+def side_in_fresh_process(
+    script: str,
+    options: list[str],
+    side: str,
+    env: Callable[[Path], dict[str, str]] | None = None,
+) -> dict[str, Any]:
+    """One side of a benchmark (``script --side SIDE OUT``) in a fresh Python process, as each
+    job of a run is one; the JSON it wrote. ``env``: the process's environment, given the
+    side's own scratch folder (inherited when None)."""
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as scratch:
+        out = Path(scratch) / "side.json"
+        command = [sys.executable, script, *options, "--side", side, str(out)]
+        subprocess.run(command, check=True, env=None if env is None else env(Path(scratch)))
+        return json.loads(out.read_text())
+
+
+def fresh_rounds(
+    count: int, order: list[str], run: Callable[[str], dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """``count`` rounds that run every side of ``order`` once (``run``: a side in a fresh
+    process), every other round in reverse: a figure that depended on what ran before it would
+    differ between them. Each round: its order, each side's result, the load before and after."""
+    rounds = []
+    for number in range(count):
+        this_order = order if number % 2 == 0 else order[::-1]
+        load = os.getloadavg()[0]
+        sides = {side: run(side) for side in this_order}
+        rounds.append({
+            "order": "forward" if number % 2 == 0 else "reversed", "sides": sides,
+            "load_before": load, "load_after": os.getloadavg()[0],
+        })  # fmt: skip
+        times = ", ".join(f"{side} {s['seconds']:.3f} s" for side, s in sides.items())
+        print(f"round {number + 1}: {times}", flush=True)
+    return rounds
+
+
 def rounds_record(rounds: list[dict[str, Any]]) -> dict[str, Any]:
     """What a benchmark of fresh-process rounds records of them: the CPU and its bf16 units,
     the number of rounds, each round's order and the load before and after it."""

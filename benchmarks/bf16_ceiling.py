@@ -23,14 +23,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from _common import best_of, e5_folder, rounds_record, spread, write_result
+from _common import (
+    best_of,
+    e5_folder,
+    fresh_rounds,
+    rounds_record,
+    side_in_fresh_process,
+    spread,
+    write_result,
+)
 
 SIDES = ("matmul:fp32", "matmul:bf16", "profile:fp32", "profile:bf16")
 DENSE = {"aten::addmm", "aten::mm", "aten::bmm", "aten::baddbmm"}
@@ -131,12 +135,9 @@ SIDE_RUNNERS = {"matmul": matmul_side, "profile": profile_side}
 
 def run_side(side: str, args: argparse.Namespace) -> dict[str, Any]:
     """``side`` in a fresh Python process; its JSON result."""
-    with tempfile.TemporaryDirectory() as scratch:
-        out = Path(scratch) / "side.json"
-        options = [f"--examples={args.examples}", f"--batch-size={args.batch_size}",
-                   f"--repeats={args.repeats}"]  # fmt: skip
-        subprocess.run([sys.executable, __file__, *options, "--side", side, str(out)], check=True)
-        return json.loads(out.read_text())
+    options = [f"--examples={args.examples}", f"--batch-size={args.batch_size}",
+               f"--repeats={args.repeats}"]  # fmt: skip
+    return side_in_fresh_process(__file__, options, side)
 
 
 def main() -> None:
@@ -153,16 +154,7 @@ def main() -> None:
         return
 
     e5_folder()  # converted once, before any side is timed
-    rounds = []
-    for number in range(args.rounds):
-        # every other round in reverse, as bf16_cpu.py does
-        order = SIDES if number % 2 == 0 else SIDES[::-1]
-        load = os.getloadavg()[0]
-        sides = {side: run_side(side, args) for side in order}
-        rounds.append({"order": "forward" if number % 2 == 0 else "reversed", "sides": sides,
-                       "load_before": load, "load_after": os.getloadavg()[0]})  # fmt: skip
-        print(f"round {number + 1}: " + ", ".join(
-            f"{side} {s['seconds']:.3f} s" for side, s in sides.items()), flush=True)  # fmt: skip
+    rounds = fresh_rounds(args.rounds, list(SIDES), lambda side: run_side(side, args))
 
     def per_round(function) -> list[float]:
         return [function(r["sides"]) for r in rounds]

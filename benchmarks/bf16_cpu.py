@@ -29,8 +29,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -41,7 +39,9 @@ from _common import (
     best_of,
     classifier_folder,
     e5_folder,
+    fresh_rounds,
     rounds_record,
+    side_in_fresh_process,
     spread,
     write_result,
     xnli_examples,
@@ -198,20 +198,14 @@ SIDE_RUNNERS = {"predict": predict_side, "embed": embed_side, "finetune": finetu
 # --- the rounds ---
 
 
-def run_side(kind: str, variant: str, args: argparse.Namespace) -> dict[str, Any]:
-    """``kind:variant`` in a fresh Python process; its JSON result."""
-    with tempfile.TemporaryDirectory() as scratch:
-        out = Path(scratch) / "side.json"
-        options = [
-            f"--examples={args.examples}", f"--train-examples={args.train_examples}",
-            f"--batch-size={args.batch_size}", f"--repeats={args.repeats}",
-            f"--tatoeba={args.tatoeba}",
-        ]  # fmt: skip
-        subprocess.run(
-            [sys.executable, __file__, *options, "--side", f"{kind}:{variant}", str(out)],
-            check=True,
-        )
-        return json.loads(out.read_text())
+def run_side(side: str, args: argparse.Namespace) -> dict[str, Any]:
+    """``side`` (``kind:variant``) in a fresh Python process; its JSON result."""
+    options = [
+        f"--examples={args.examples}", f"--train-examples={args.train_examples}",
+        f"--batch-size={args.batch_size}", f"--repeats={args.repeats}",
+        f"--tatoeba={args.tatoeba}",
+    ]  # fmt: skip
+    return side_in_fresh_process(__file__, options, side)
 
 
 def agreement(a: list[int], b: list[int]) -> float:
@@ -235,25 +229,11 @@ def main() -> None:
         Path(args.side[1]).write_text(json.dumps(result))
         return
 
-    import os
-
     e5_folder()  # converted once, before any side is timed
     kinds = args.only or list(SIDES)
     order = [(kind, variant) for kind in kinds for variant in SIDES[kind]]
-    rounds = []
-    for number in range(args.rounds):
-        # every other round in reverse: a figure that depended on what ran before would differ
-        this_order = order if number % 2 == 0 else order[::-1]
-        load = os.getloadavg()[0]
-        sides = {f"{k}:{v}": run_side(k, v, args) for k, v in this_order}
-        rounds.append({
-            "order": "forward" if number % 2 == 0 else "reversed", "sides": sides,
-            "load_before": load, "load_after": os.getloadavg()[0],
-        })  # fmt: skip
-        times = ", ".join(f"{side} {s['seconds']:.3f} s" for side, s in sides.items())
-        print(f"round {number + 1}: {times}", flush=True)
-
     order_names = [f"{kind}:{variant}" for kind, variant in order]
+    rounds = fresh_rounds(args.rounds, order_names, lambda side: run_side(side, args))
 
     def ratios(kind: str, slower: str, faster: str) -> list[float]:
         return [

@@ -27,14 +27,19 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from _common import best_of, e5_folder, rounds_record, spread, write_result
+from _common import (
+    best_of,
+    e5_folder,
+    fresh_rounds,
+    rounds_record,
+    side_in_fresh_process,
+    spread,
+    write_result,
+)
 
 # side -> (batch size, how the model runs)
 SIDES = {
@@ -87,15 +92,13 @@ def side(name: str, args: argparse.Namespace) -> dict[str, Any]:
 
 def run_side(name: str, args: argparse.Namespace) -> dict[str, Any]:
     """``name`` in a fresh Python process; its JSON result."""
-    with tempfile.TemporaryDirectory() as scratch:
-        out = Path(scratch) / "side.json"
-        options = [f"--examples={args.examples}", f"--repeats={args.repeats}"]
+
+    def compiles_from_nothing(scratch: Path) -> dict[str, str]:
         # each compiled side compiles from nothing, as a job on a fresh machine would
-        env = {**os.environ, "TORCHINDUCTOR_CACHE_DIR": str(Path(scratch) / "inductor")}
-        subprocess.run(
-            [sys.executable, __file__, *options, "--side", name, str(out)], check=True, env=env
-        )
-        return json.loads(out.read_text())
+        return {**os.environ, "TORCHINDUCTOR_CACHE_DIR": str(scratch / "inductor")}
+
+    options = [f"--examples={args.examples}", f"--repeats={args.repeats}"]
+    return side_in_fresh_process(__file__, options, name, env=compiles_from_nothing)
 
 
 def main() -> None:
@@ -110,19 +113,8 @@ def main() -> None:
         return
 
     e5_folder()  # converted once, before any side is timed
+    rounds = fresh_rounds(args.rounds, list(SIDES), lambda name: run_side(name, args))
     order = list(SIDES)
-    rounds = []
-    for number in range(args.rounds):
-        # every other round in reverse: a figure that depended on what ran before would differ
-        this_order = order if number % 2 == 0 else order[::-1]
-        load = os.getloadavg()[0]
-        sides = {name: run_side(name, args) for name in this_order}
-        rounds.append({
-            "order": "forward" if number % 2 == 0 else "reversed", "sides": sides,
-            "load_before": load, "load_after": os.getloadavg()[0],
-        })  # fmt: skip
-        times = ", ".join(f"{name} {s['seconds']:.2f} s" for name, s in sides.items())
-        print(f"round {number + 1}: {times}", flush=True)
 
     def ratio(slower: str, faster: str) -> dict[str, Any]:
         return spread(
