@@ -1,7 +1,7 @@
 rule finetune:
     input:
         model=INPUTS.start_model,
-        architecture=MODEL_CHECK,
+        architecture=INPUTS.architecture_check,
         train=INPUTS.training_features("train"),
         dev=INPUTS.training_features("dev"),
     output:

@@ -18,12 +18,12 @@ rule prepare_model:
         "../scripts/prepare_model.py"
 
 
-# what each task asks of the model's architecture (config.json), before the task's fine-tune
-# or embedding jobs read the model: a hub model's is first seen here (a local folder's the plan
-# has checked already). One file per model and task: a task added later adds a check and
-# reruns nothing else. Its priority runs every check as soon as the model is ready, ahead of
-# the tokenize jobs that every fine-tune waits for, so a refused task stops the run before
-# any fine-tune
+# what each task asks of a hub model's architecture (config.json, first seen here), before the
+# task's fine-tune or embedding jobs read the model; the plan has checked the other sources'
+# already, and their jobs wait for no check. One file per model and task: a task added later
+# adds a check and reruns nothing else. Its priority runs every check as soon as the model is
+# ready, ahead of the tokenize jobs that every fine-tune waits for, so a refused task stops the
+# run before any fine-tune
 use rule light_step as check_model with:
     input:
         MODEL,

@@ -65,7 +65,7 @@ rule embed_pool:
         data=INPUTS.pool_data,
         model=INPUTS.retrieval_model,
         base_model=MODEL,
-        architecture=MODEL_CHECK,
+        architecture=INPUTS.architecture_check,
     output:
         vectors=POOL_VECTORS,
         index=POOL_INDEX,
@@ -98,7 +98,7 @@ rule retrieve:
         unpack(INPUTS.retrieval_data),
         model=INPUTS.retrieval_model,
         base_model=MODEL,
-        architecture=MODEL_CHECK,
+        architecture=INPUTS.architecture_check,
     output:
         PREDICTIONS,
         machine=PREDICTION_MACHINE,

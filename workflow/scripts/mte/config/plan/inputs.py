@@ -12,6 +12,7 @@ from mte.config.plan.files import (
     FINETUNED,
     FINETUNED_PER_LANGUAGE,
     MODEL,
+    MODEL_CHECK,
     POOL_INDEX,
     POOL_VECTORS,
     PREDICTIONS,
@@ -179,6 +180,14 @@ class JobInputs:
         fine-tunes the task would use (XQuAD: SQuAD's)."""
         owner = self.plan.task(self.plan.task(wc.task).owner)
         return self.files.data(owner.name, owner.train_language, "train")
+
+    def architecture_check(self, wc: Any) -> list[str]:
+        """The check_model record a fine-tune or embedding job waits for: a hub model's, whose
+        config.json is first seen after its download; none for a model the plan has checked
+        (a check job per task would only repeat it, a Python start each)."""
+        if not self.plan.model(wc.model).checked_by_job:
+            return []
+        return [MODEL_CHECK.format(model=wc.model, task=wc.task)]
 
     def retrieval_model(self, wc: Any) -> str:
         """The encoder of a retrieval job: the pretrained model, or the zero-shot fine-tune of

@@ -11,6 +11,7 @@ from typing import Any
 
 from mte.config.plan import keys, resolve
 from mte.config.plan.records import Tokenization, tokenization_for
+from mte.modelling.architectures import SOURCES_CHECKED_IN_PLAN
 from mte.registry import model_need, pools, retrieves
 from mte.tasks.spec import Task
 
@@ -97,6 +98,12 @@ class ModelPlan:
 
     def runs(self, setting: str) -> bool:
         return not self.settings or setting in self.settings
+
+    @property
+    def checked_by_job(self) -> bool:
+        """Whether its architecture is first seen by check_model jobs (a hub snapshot's
+        config.json), not while the plan is built (mte.config.checks.check_architectures)."""
+        return self.entry["source"] not in SOURCES_CHECKED_IN_PLAN
 
 
 @dataclass(frozen=True)
