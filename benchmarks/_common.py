@@ -156,7 +156,7 @@ def threads() -> dict[str, int]:
 def machine() -> dict[str, Any]:
     import torch
 
-    from mte.modelling.device import cpu_bf16_units, cpu_model
+    from mte.runtime.machine import cpu_bf16_units, cpu_model
 
     return {
         "platform": platform.platform(),
@@ -234,7 +234,7 @@ def fresh_rounds(
 def rounds_record(rounds: list[dict[str, Any]]) -> dict[str, Any]:
     """What a benchmark of fresh-process rounds records of them: the CPU and its bf16 units,
     the number of rounds, each round's order and the load before and after it."""
-    from mte.modelling.device import cpu_bf16_units, cpu_model
+    from mte.runtime.machine import cpu_bf16_units, cpu_model
 
     return {
         "cpu_model": cpu_model(),

@@ -80,8 +80,8 @@ def main() -> None:
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
     from mte.families.pairs.features import tokenize_pairs
-    from mte.modelling.device import cpu_bf16_units, cpu_model
     from mte.registry import TASKS, head_for
+    from mte.runtime.machine import cpu_bf16_units, cpu_model
 
     task = TASKS["xnli"]
     base = classifier_folder(task.labels)

@@ -316,7 +316,7 @@ def machine() -> dict[str, Any]:
     """The machine (CPU model, cores, bf16 units, memory), as the other measured files say it."""
     import torch
 
-    from mte.modelling.device import cpu_bf16_units
+    from mte.runtime.machine import cpu_bf16_units
     from tools.measure_run import _cpu_model, _memory_gib
 
     return {

@@ -117,22 +117,9 @@ def test_predictions_in_reduced_precision_come_back_as_fp32_on_the_cpu() -> None
     assert sorted(seen) == [0, 1, 2]
 
 
-def test_bf16_units_are_read_from_the_cpu_flags() -> None:
-    from mte.modelling.device import cpu_bf16_units
-
-    sapphire = "processor\t: 0\nflags\t\t: fpu avx2 avx512f avx512_bf16 amx_tile amx_bf16\n"
-    assert cpu_bf16_units(sapphire) == ["avx512_bf16", "amx_bf16"]
-    assert cpu_bf16_units("processor\t: 0\nflags\t\t: fpu avx2 fma\n") == []
-    assert cpu_bf16_units("") == []
-
-
 def test_every_step_records_the_cpu_model_and_its_bf16_units() -> None:
-    from mte.modelling.device import cpu_model
     from mte.steps.provenance import hardware, prediction_machine
 
-    epyc = "processor\t: 0\nmodel name\t: AMD EPYC 9R14 96-Core Processor\nflags\t\t: fpu\n"
-    assert cpu_model(epyc) == "AMD EPYC 9R14 96-Core Processor"
-    assert cpu_model("processor\t: 0\n") is None
     # this machine's, as /proc/cpuinfo reads (the provenance of every score and fine-tune)
     flags = set()
     model = None
@@ -145,6 +132,9 @@ def test_every_step_records_the_cpu_model_and_its_bf16_units() -> None:
     record = hardware()
     assert record["cpu_model"] == model
     assert record["cpu_bf16_units"] == [f for f in ("avx512_bf16", "amx_bf16") if f in flags]
+    # torch is loaded here, as in a fine-tune or a prediction: its view of the machine too
+    assert record["torch_threads"] == torch.get_num_threads()
+    assert record["cuda"] is torch.cuda.is_available()
     # a prediction's machine adds the precision inference_precision resolved to there
     assert prediction_machine("cpu", "bf16") == {**record, "device": "cpu", "precision": "bf16"}
     assert prediction_machine("cpu", "auto")["precision"] == "fp32"  # auto: fp32 on a CPU

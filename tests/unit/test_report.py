@@ -113,6 +113,10 @@ def test_provenance_block_lists_models_packages_and_hardware() -> None:
         ["score", "Linux-x86_64, 2 CPUs, CPU"],
     ]
     assert "From 2 score files; seeds 1." in document.notes[0]
+    # a score job that did not load torch records no device: its line names none
+    torchless = {**provenance, "hardware": {"platform": "Linux-x86_64", "cpus": 2}}
+    document = provenance_document([_score("en", 5, provenance=torchless)], "default")
+    assert dict(document.sections)["Hardware"].rows == [["score", "Linux-x86_64, 2 CPUs"]]
 
 
 def test_one_task_gives_language_bars_with_the_bootstrap_interval(tmp_path: Path) -> None:

@@ -10,10 +10,9 @@ from typing import Any
 import torch
 
 from mte.errors import MteError
+from mte.runtime.machine import cpu_bf16_units
 
 log = logging.getLogger(__name__)
-# the CPU flags of bf16 arithmetic units (Linux's /proc/cpuinfo names)
-BF16_FLAGS = ("avx512_bf16", "amx_bf16")
 
 DEVICES = ("auto", "cpu", "cuda")
 PRECISIONS = ("auto", "fp32", "bf16", "fp16")
@@ -114,32 +113,3 @@ def describe(device: torch.device, dtype: torch.dtype | None) -> str:
     precision = precision_label(dtype)
     name = torch.cuda.get_device_name(device) if device.type == "cuda" else None
     return f"{device.type} ({name + ', ' if name else ''}{precision})"
-
-
-def _cpuinfo() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as handle:
-            return handle.read()
-    except OSError:  # not Linux: nothing known
-        return ""
-
-
-def cpu_model(cpuinfo: str | None = None) -> str | None:
-    """The CPU's model name as /proc/cpuinfo gives it (None where it cannot be read)."""
-    for line in (_cpuinfo() if cpuinfo is None else cpuinfo).splitlines():
-        name, _, value = line.partition(":")
-        if name.strip() == "model name":
-            return value.strip()
-    return None
-
-
-def cpu_bf16_units(cpuinfo: str | None = None) -> list[str]:
-    """The bf16 unit flags this CPU reports (none where /proc/cpuinfo cannot be read)."""
-    if cpuinfo is None:
-        cpuinfo = _cpuinfo()
-    flags: set[str] = set()
-    for line in cpuinfo.splitlines():
-        name, _, value = line.partition(":")
-        if name.strip() == "flags":
-            flags.update(value.split())
-    return [flag for flag in BF16_FLAGS if flag in flags]

@@ -36,10 +36,11 @@ def package_versions() -> dict[str, str | None]:
 
 def hardware() -> dict[str, Any]:
     """The machine a step ran on: with the CPU's model and its bf16 units, which decide what
-    ``bf16`` precision costs and changes on a CPU."""
-    import torch
-
-    from mte.modelling.device import cpu_bf16_units, cpu_model
+    ``bf16`` precision costs and changes on a CPU; and torch's threads and whether it sees a
+    CUDA GPU, where the step loaded torch (a fine-tune, a prediction). A step that never loads
+    it (a score) records none of torch's view: importing torch for two facts the step does not
+    use would cost seconds a job, and a run has hundreds of scores."""
+    from mte.runtime.machine import cpu_bf16_units, cpu_model
 
     record: dict[str, Any] = {
         "platform": platform.platform(),
@@ -47,9 +48,12 @@ def hardware() -> dict[str, Any]:
         "cpus": os.cpu_count(),
         "cpu_model": cpu_model(),
         "cpu_bf16_units": cpu_bf16_units(),
-        "torch_threads": torch.get_num_threads(),
-        "cuda": torch.cuda.is_available(),
     }
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return record
+    record["torch_threads"] = torch.get_num_threads()
+    record["cuda"] = torch.cuda.is_available()
     if record["cuda"]:
         record["gpu"] = torch.cuda.get_device_name(0)
     return record

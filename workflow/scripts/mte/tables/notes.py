@@ -227,9 +227,11 @@ def _step_order(row: tuple[str, str]) -> tuple[int, str]:
 
 def _machine(machine: dict[str, Any]) -> str:
     """One line for a provenance ``hardware`` record: platform, CPUs and device (the GPU's
-    name where there is one)."""
-    device = (machine.get("gpu") or "CUDA GPU") if machine.get("cuda") else "CPU"
-    return f"{machine.get('platform', '?')}, {machine.get('cpus', '?')} CPUs, {device}"
+    name where there is one; none for a step that did not load torch, a score)."""
+    line = f"{machine.get('platform', '?')}, {machine.get('cpus', '?')} CPUs"
+    if "cuda" not in machine:
+        return line
+    return f"{line}, {(machine.get('gpu') or 'CUDA GPU') if machine['cuda'] else 'CPU'}"
 
 
 def provenance_document(scores: list[dict[str, Any]], run: str) -> Document:
