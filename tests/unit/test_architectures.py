@@ -120,8 +120,9 @@ def test_the_check_job_refuses_a_hub_model_with_the_plans_message(tmp_path: Path
 
 
 def test_the_check_asks_only_for_what_a_model_runs(tmp_path: Path) -> None:
-    """A task a model only prompts (in-context) asks nothing of its heads."""
-    from mte.config.plan.resolve import architecture_needs
+    """A task a model only prompts (in-context) asks nothing of its heads: the plan's per-task
+    needs are what a hub model's check_model job checks config.json against."""
+    from mte.config.plan import build_plan
     from mte.config.schema import with_schema_defaults
 
     config = with_schema_defaults(
@@ -132,8 +133,8 @@ def test_the_check_asks_only_for_what_a_model_runs(tmp_path: Path) -> None:
         },
         SCHEMA,
     )  # fmt: skip
-    assert architecture_needs(config["models"][0], config) == []
-    assert architecture_needs(config["models"][1], config) == [
-        ("xnli", "AutoModelForSequenceClassification"),
-        ("tatoeba", ENCODER),
-    ]
+    plan = build_plan(config)
+    assert plan.architecture_needs("m", "xnli") == []
+    assert plan.architecture_needs("m", "tatoeba") == []
+    assert plan.architecture_needs("n", "xnli") == [("xnli", "AutoModelForSequenceClassification")]
+    assert plan.architecture_needs("n", "tatoeba") == [("tatoeba", ENCODER)]

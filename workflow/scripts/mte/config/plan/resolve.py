@@ -11,7 +11,6 @@ from mte.registry import (
     family_of,
     get_suite,
     get_task,
-    model_need,
     retrieves,
     trains_dual_encoders,
 )
@@ -227,17 +226,6 @@ def model_settings(model: dict[str, Any], task_name: str, config: dict[str, Any]
     own ``settings`` list leaves out (an encoder is not prompted: in-context needs a decoder)."""
     chosen = model.get("settings")
     return [s for s in task_settings(task_name, config) if not chosen or s in chosen]
-
-
-def architecture_needs(model: dict[str, Any], config: dict[str, Any]) -> list[tuple[str, str]]:
-    """(task, what it asks of the model's architecture: mte.registry.model_need) for every
-    task that ``model`` (a ``models`` entry) fine-tunes or embeds with; a setting that only
-    prompts it asks for no head."""
-    return [
-        (task_name, model_need(get_task(task_name)))
-        for task_name in config["tasks"]
-        if uses_architecture(model, task_name, config)
-    ]
 
 
 def uses_architecture(model: dict[str, Any], task_name: str, config: dict[str, Any]) -> bool:
