@@ -379,6 +379,12 @@ def rows() -> list[tuple[dict, str, str, str, str]]:
     for task in ("tatoeba", "panx"):
         if r := load(f"bf16_workflow_{task}"):
             largest = r["largest_difference"]
+            # the rule whose jobs run the model under inference_precision
+            rule = "predict" if task == "panx" else "retrieve"
+            fp32_rule, bf16_rule = (
+                (r[side] or {}).get(rule, {}).get("wall_s", 0.0)
+                for side in ("fp32_jobs", "bf16_jobs")
+            )
             found.append(
                 (
                     r,
@@ -387,7 +393,8 @@ def rows() -> list[tuple[dict, str, str, str, str]]:
                     + (f", {r['epochs']} epochs" if r["epochs"] else ""),
                     (
                         f"{r['speedup_bf16_vs_fp32']:.2f}x ({r['fp32_seconds']:.0f} s -> "
-                        f"{r['bf16_seconds']:.0f} s)"
+                        f"{r['bf16_seconds']:.0f} s; {rule} jobs {fp32_rule:.0f} -> "
+                        f"{bf16_rule:.0f} job-seconds)"
                         if r["fp32_seconds"]
                         else "fp32's scores from an earlier run of the same code and files "
                         "(named in the JSON), so no time"
