@@ -23,7 +23,15 @@ NORMAL, UNKNOWN, CONTROL = 1, 2, 3
 UNIGRAM = 1
 
 
+# the varints below 128, one byte each: nearly every length, tag and type a model holds (a
+# 250,000-piece model is written at every paper tokenizer's load, so each call counts)
+_ONE_BYTE = [bytes([value]) for value in range(0x80)]
+_FLOAT32 = struct.Struct("<f")
+
+
 def _varint(value: int) -> bytes:
+    if 0 <= value < 0x80:
+        return _ONE_BYTE[value]
     value &= (1 << 64) - 1
     out = bytearray()
     while True:
@@ -52,12 +60,13 @@ def varint_field(number: int, value: int) -> bytes:
 def piece(text: str, score: float, kind: int) -> bytes:
     """One ``ModelProto.SentencePiece`` (field 1 of the model): its text, 32-bit score and
     type."""
+    encoded = text.encode("utf-8")
+    # the tags of fields 1 (length-delimited), 2 (32-bit) and 3 (varint), written inline
     body = (
-        bytes_field(1, text.encode("utf-8"))
-        + _field(2, 5, struct.pack("<f", score))
-        + varint_field(3, kind)
-    )
-    return bytes_field(1, body)
+        b"\x0a" + _varint(len(encoded)) + encoded + b"\x15" + _FLOAT32.pack(score)
+        + b"\x18" + _varint(kind)
+    )  # fmt: skip
+    return b"\x0a" + _varint(len(body)) + body
 
 
 def model_proto(
