@@ -389,7 +389,7 @@ def rows() -> list[tuple[dict, str, str, str, str]]:
                 (
                     r,
                     f"The workflow's {task} under bf16 against fp32, {len(r['languages'])} "
-                    f"languages, whole files, one Snakemake run each"
+                    f"languages, whole files, each side one Snakemake run"
                     + (f", {r['epochs']} epochs" if r["epochs"] else ""),
                     (
                         f"{r['speedup_bf16_vs_fp32']:.2f}x ({r['fp32_seconds']:.0f} s -> "
