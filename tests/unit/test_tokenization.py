@@ -253,3 +253,57 @@ def test_native_pieces_give_the_paper_tokenizers_ids(e5_model: Path, tiny_xlmr: 
     # fast tokenization and lower-cased input keep the tokenizer's own steps
     assert native_pieces(load_tokenizer(e5_model, tokenization="fast")) is None
     assert native_pieces(load_tokenizer(e5_model, do_lower_case=True)) is None
+
+
+def test_pieces_in_protobufs_wire_format_worked_by_hand() -> None:
+    """``ModelProto.SentencePiece`` bytes worked out from protobuf's encoding rules: a field's
+    tag is ``number << 3 | wire type`` (1: length-delimited 2 -> 0x0a; 2: 32-bit 5 -> 0x15;
+    3: varint 0 -> 0x18), a varint carries 7 bits a byte, low first, the high bit set on all
+    but the last, and int32 -1 is written as the 64-bit two's complement (ten bytes)."""
+    from mte.hub.sentencepiece import piece, varint_field
+
+    # "▁a": U+2581 is e2 96 81 in UTF-8; -1.5 is 0xbfc00000 as a float32, little-endian;
+    # type NORMAL is 1; the body is 2 + 4 + 1 + 4 + 1 + 1 = 13 (0x0d) bytes
+    body = "0a 04 e2 96 81 61 15 00 00 c0 bf 18 01"
+    assert piece("\u2581a", -1.5, 1) == bytes.fromhex("0a 0d " + body)
+    # 200 bytes of text: length 200 = 0b1_1001000 -> c8 01; the body 1 + 2 + 200 + 1 + 4 +
+    # 1 + 1 = 210 = 0b1_1010010 -> d2 01; score 0.0; type CONTROL is 3
+    long_text = "x" * 200
+    assert piece(long_text, 0.0, 3) == (
+        bytes.fromhex("0a d2 01 0a c8 01") + long_text.encode() + bytes.fromhex("15 00000000 18 03")
+    )
+    # TrainerSpec's bos_id (field 41) set to -1: tag 41 << 3 = 328 -> c8 02
+    assert varint_field(41, -1) == bytes.fromhex("c8 02 ff ff ff ff ff ff ff ff ff 01")
+    assert varint_field(4, 250002) == bytes.fromhex("20 92 a1 0f")
+
+
+def test_both_models_serialise_the_same_pieces_once(
+    e5_model: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A paper tokenizer's two models (segmentation, native) share one serialisation of the
+    pieces (each piece written once, not twice); another JSON's vocabulary, or other
+    specials, is serialised anew, not served from what was kept."""
+    import copy
+    import json
+
+    from mte.hub import sentencepiece
+
+    written = []
+    original = sentencepiece.piece
+    monkeypatch.setattr(
+        sentencepiece, "piece", lambda *piece: written.append(piece) or original(*piece)
+    )
+    spec = json.loads((e5_model / "tokenizer.json").read_text())
+    size = len(spec["model"]["vocab"])
+    specials = ["<s>", "</s>", "<unk>", "<pad>", "<mask>"]
+    segmentation = sentencepiece.segmentation_model(spec, specials)
+    assert sentencepiece.native_model(spec, specials) is not None
+    assert len(written) == size
+    changed = copy.deepcopy(spec)
+    changed["model"]["vocab"][5][1] -= 1.0
+    assert sentencepiece.segmentation_model(changed, specials) != segmentation
+    assert len(written) == 2 * size
+    fewer = sentencepiece.segmentation_model(spec, specials[:2])
+    assert len(written) == 3 * size
+    # <pad> and <mask> are no longer control pieces but normal ones
+    assert fewer != segmentation

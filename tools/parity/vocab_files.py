@@ -28,6 +28,7 @@ from mte.hub.sentencepiece import (  # noqa: E402
     UNKNOWN,
     bytes_field,
     model_proto,
+    piece,
     varint_field,
 )
 
@@ -50,13 +51,13 @@ def sentencepiece_model(tokenizer_json: Path) -> bytes:
     if model["type"] != "Unigram":
         raise ValueError(f"{tokenizer_json}: a {model['type']} model, not SentencePiece's unigram")
     vocab = model["vocab"]
-    if [piece for piece, _ in vocab[:4]] != FAIRSEQ_SPECIALS:
+    if [text for text, _ in vocab[:4]] != FAIRSEQ_SPECIALS:
         raise ValueError(f"{tokenizer_json}: not laid out as XLM-R's ({vocab[:4]})")
     pieces = vocab[4:]
     if pieces and pieces[-1][0] == "<mask>":
         pieces = pieces[:-1]
     specials = [("<unk>", 0.0, UNKNOWN), ("<s>", 0.0, CONTROL), ("</s>", 0.0, CONTROL)]
-    kept = [(piece, float(score), NORMAL) for piece, score in pieces]
+    kept = [(text, float(score), NORMAL) for text, score in pieces]
     # TrainerSpec: model_type UNIGRAM, vocab_size; unk 0, bos 1, eos 2, pad -1 by default
     trainer = varint_field(3, UNIGRAM) + varint_field(4, len(pieces) + 3)
     normalizer = (
@@ -66,7 +67,8 @@ def sentencepiece_model(tokenizer_json: Path) -> bytes:
         + varint_field(4, 1)  # remove_extra_whitespaces
         + varint_field(5, 1)  # escape_whitespaces
     )
-    return model_proto([*specials, *kept], trainer, normalizer)
+    pieces_bytes = b"".join(piece(*one) for one in [*specials, *kept])
+    return model_proto(pieces_bytes, trainer, normalizer)
 
 
 def wordpiece_vocab(tokenizer_json: Path) -> str:

@@ -69,15 +69,11 @@ def piece(text: str, score: float, kind: int) -> bytes:
     return b"\x0a" + _varint(len(body)) + body
 
 
-def model_proto(
-    pieces: Iterable[tuple[str, float, int]],
-    trainer_spec: bytes,
-    normalizer_spec: bytes,
-) -> bytes:
-    """A serialised ``ModelProto``: the pieces (text, score, type) in id order, the
-    ``TrainerSpec`` and the ``NormalizerSpec`` given as serialised messages."""
-    proto = b"".join(piece(text, score, kind) for text, score, kind in pieces)
-    return proto + bytes_field(2, trainer_spec) + bytes_field(3, normalizer_spec)
+def model_proto(pieces: bytes, trainer_spec: bytes, normalizer_spec: bytes) -> bytes:
+    """A serialised ``ModelProto``: its pieces already serialised in id order (each by
+    :func:`piece`), the ``TrainerSpec`` and the ``NormalizerSpec`` given as serialised
+    messages."""
+    return pieces + bytes_field(2, trainer_spec) + bytes_field(3, normalizer_spec)
 
 
 def segmentation_model(tokenizer_json: dict[str, Any], specials: Iterable[str]) -> bytes:
@@ -94,36 +90,47 @@ def segmentation_model(tokenizer_json: dict[str, Any], specials: Iterable[str]) 
     return model_proto(pieces, trainer, normalizer)
 
 
+# the pieces serialised last, with what they were serialised from: (the vocabulary list, its
+# unknown id, the specials) -> (pieces, TrainerSpec). A paper tokenizer builds two models of
+# the same pieces (its segmentation and its native pass), and serialising 250,000 pieces takes
+# a quarter of a second. The list itself is kept, so that "is" never matches another list
+# that a later tokenizer's JSON put at the same address.
+_last_serialised: dict[str, Any] = {}
+
+
 def _pieces_and_trainer(
     tokenizer_json: dict[str, Any], specials: Iterable[str]
-) -> tuple[list[tuple[str, float, int]], bytes]:
+) -> tuple[bytes, bytes]:
     """A unigram tokenizer JSON's pieces (text, score, type) in id order, its special tokens
-    as control pieces, and the ``TrainerSpec`` that goes with them."""
+    as control pieces, serialised; and the ``TrainerSpec`` that goes with them."""
     model = tokenizer_json["model"]
     if model["type"] != "Unigram":
         raise ValueError(f"a {model['type']} model, not SentencePiece's unigram")
     unk_id = model.get("unk_id")
     if unk_id is None:
         raise ValueError("a unigram model without an unknown piece")
-    controls = set(specials)
+    vocab, controls = model["vocab"], frozenset(specials)
+    last = _last_serialised
+    if last and last["vocab"] is vocab and (last["unk_id"], last["controls"]) == (unk_id, controls):
+        return last["pieces"], last["trainer"]
     kinds = [
         UNKNOWN if index == unk_id else CONTROL if text in controls else NORMAL
-        for index, (text, _) in enumerate(model["vocab"])
+        for index, (text, _) in enumerate(vocab)
     ]
-    pieces = [
-        (text, float(score), kind)
-        for (text, score), kind in zip(model["vocab"], kinds, strict=True)
-    ]
+    pieces = b"".join(
+        piece(text, float(score), kind) for (text, score), kind in zip(vocab, kinds, strict=True)
+    )
     # TrainerSpec: model_type (3) UNIGRAM, vocab_size (4), unk_id (40); no bos, eos or pad
     # (41-43 set to -1), which would otherwise be checked against ids 1 and 2
     trainer = (
         varint_field(3, UNIGRAM)
-        + varint_field(4, len(pieces))
+        + varint_field(4, len(vocab))
         + varint_field(40, unk_id)
         + varint_field(41, -1)
         + varint_field(42, -1)
         + varint_field(43, -1)
     )
+    last.update(vocab=vocab, unk_id=unk_id, controls=controls, pieces=pieces, trainer=trainer)
     return pieces, trainer
 
 
