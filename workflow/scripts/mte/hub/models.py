@@ -20,6 +20,7 @@ from mte.hub.sentencepiece import (
     install_native_pieces,
     install_sentencepiece_clusters,
     install_sentencepiece_segmentation,
+    unigram_pieces,
 )
 from mte.io import sha256_file, write_json
 
@@ -344,7 +345,13 @@ def load_tokenizer(
             )
     if paper and sentencepiece_whitespace(tokenizer):
         log.info("tokenization paper: SentencePiece's whitespace handling (no lone \u2581)")
-        if install_sentencepiece_segmentation(tokenizer, spec):
+        # the segmentation and native models below hold the same pieces: serialised once
+        serialised = (
+            unigram_pieces(spec, tokenizer.all_special_tokens)
+            if spec["model"]["type"] == "Unigram"
+            else None
+        )
+        if install_sentencepiece_segmentation(tokenizer, spec, serialised):
             log.info("tokenization paper: pieces cut by the SentencePiece library's search")
         unknown_id = spec["model"].get("unk_id")
         if fairseq_unknown_as_padding(tokenizer, spec):
@@ -353,7 +360,7 @@ def load_tokenizer(
         # the same ids in one native pass, for the features that read many texts at once
         # (pairs, tagged words, sentences to embed); input lower-cased first is left to the
         # tokenizer's own steps
-        if not do_lower_case and install_native_pieces(tokenizer, spec, unknown_id):
+        if not do_lower_case and install_native_pieces(tokenizer, spec, unknown_id, serialised):
             log.info("tokenization paper: pairs, words and sentences in one SentencePiece pass")
     # a decoder's tokenizer: a pad token and a pair separator where it has none
     return complete_decoder_tokenizer(tokenizer)

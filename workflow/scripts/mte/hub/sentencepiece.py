@@ -76,12 +76,17 @@ def model_proto(pieces: bytes, trainer_spec: bytes, normalizer_spec: bytes) -> b
     return pieces + bytes_field(2, trainer_spec) + bytes_field(3, normalizer_spec)
 
 
-def segmentation_model(tokenizer_json: dict[str, Any], specials: Iterable[str]) -> bytes:
+def segmentation_model(
+    tokenizer_json: dict[str, Any],
+    specials: Iterable[str],
+    serialised: tuple[bytes, bytes] | None = None,
+) -> bytes:
     """A SentencePiece model that segments text already normalised and marked as a converted
     fast tokenizer does (spaces as U+2581, a leading one): its unigram pieces and scores, the
     tokenizer's special tokens as control pieces (never matched in text), its unknown piece,
-    and an identity normaliser that adds no prefix and leaves whitespace as it is."""
-    pieces, trainer = _pieces_and_trainer(tokenizer_json, specials)
+    and an identity normaliser that adds no prefix and leaves whitespace as it is.
+    ``serialised``: :func:`unigram_pieces` of the same JSON and specials, where already made."""
+    pieces, trainer = serialised or unigram_pieces(tokenizer_json, specials)
     # NormalizerSpec: name (1) identity, add_dummy_prefix (3), remove_extra_whitespaces (4) and
     # escape_whitespaces (5) off: the fast tokenizer's normaliser and Metaspace have done them
     normalizer = (
@@ -90,29 +95,18 @@ def segmentation_model(tokenizer_json: dict[str, Any], specials: Iterable[str]) 
     return model_proto(pieces, trainer, normalizer)
 
 
-# the pieces serialised last, with what they were serialised from: (the vocabulary list, its
-# unknown id, the specials) -> (pieces, TrainerSpec). A paper tokenizer builds two models of
-# the same pieces (its segmentation and its native pass), and serialising 250,000 pieces takes
-# a quarter of a second. The list itself is kept, so that "is" never matches another list
-# that a later tokenizer's JSON put at the same address.
-_last_serialised: dict[str, Any] = {}
-
-
-def _pieces_and_trainer(
-    tokenizer_json: dict[str, Any], specials: Iterable[str]
-) -> tuple[bytes, bytes]:
+def unigram_pieces(tokenizer_json: dict[str, Any], specials: Iterable[str]) -> tuple[bytes, bytes]:
     """A unigram tokenizer JSON's pieces (text, score, type) in id order, its special tokens
-    as control pieces, serialised; and the ``TrainerSpec`` that goes with them."""
+    as control pieces, serialised; and the ``TrainerSpec`` that goes with them. A quarter of a
+    second for 250,000 pieces: a caller that builds several models of one tokenizer (a paper
+    tokenizer's segmentation and native models) serialises them once and passes them on."""
     model = tokenizer_json["model"]
     if model["type"] != "Unigram":
         raise ValueError(f"a {model['type']} model, not SentencePiece's unigram")
     unk_id = model.get("unk_id")
     if unk_id is None:
         raise ValueError("a unigram model without an unknown piece")
-    vocab, controls = model["vocab"], frozenset(specials)
-    last = _last_serialised
-    if last and last["vocab"] is vocab and (last["unk_id"], last["controls"]) == (unk_id, controls):
-        return last["pieces"], last["trainer"]
+    vocab, controls = model["vocab"], set(specials)
     kinds = [
         UNKNOWN if index == unk_id else CONTROL if text in controls else NORMAL
         for index, (text, _) in enumerate(vocab)
@@ -130,7 +124,6 @@ def _pieces_and_trainer(
         + varint_field(42, -1)
         + varint_field(43, -1)
     )
-    last.update(vocab=vocab, unk_id=unk_id, controls=controls, pieces=pieces, trainer=trainer)
     return pieces, trainer
 
 
@@ -185,11 +178,14 @@ class SentencePieceSegmentation:
         pretok.split(cut)
 
 
-def install_sentencepiece_segmentation(tokenizer: Any, spec: dict[str, Any]) -> bool:
+def install_sentencepiece_segmentation(
+    tokenizer: Any, spec: dict[str, Any], serialised: tuple[bytes, bytes] | None = None
+) -> bool:
     """Make a SentencePiece-converted fast tokenizer (Unigram model, Metaspace pre-tokenizer)
     cut its text as the SentencePiece library does; returns False, changing nothing, for any
     other tokenizer. ``spec`` is the tokenizer's JSON (``backend_tokenizer.to_str()``, read
-    once by the caller for every step it takes). The tokenizer keeps working as a fast one
+    once by the caller for every step it takes), ``serialised`` its :func:`unigram_pieces`
+    where already made. The tokenizer keeps working as a fast one
     (offsets, word ids, batches); only its pre-tokenizer holds Python code, so it can no longer
     be saved or pickled."""
     from tokenizers import pre_tokenizers
@@ -199,7 +195,8 @@ def install_sentencepiece_segmentation(tokenizer: Any, spec: dict[str, Any]) -> 
         return False
     if spec["model"]["type"] != "Unigram":
         return False
-    step = SentencePieceSegmentation(segmentation_model(spec, tokenizer.all_special_tokens))
+    model = segmentation_model(spec, tokenizer.all_special_tokens, serialised)
+    step = SentencePieceSegmentation(model)
     backend.pre_tokenizer = pre_tokenizers.Sequence(
         [backend.pre_tokenizer, pre_tokenizers.PreTokenizer.custom(step)]
     )
@@ -320,12 +317,17 @@ NATIVE_ATTRIBUTE = "mte_native_pieces"
 COLLAPSE_SPACES = {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "}
 
 
-def native_model(spec: dict[str, Any], specials: Iterable[str]) -> bytes | None:
+def native_model(
+    spec: dict[str, Any],
+    specials: Iterable[str],
+    serialised: tuple[bytes, bytes] | None = None,
+) -> bytes | None:
     """A whole SentencePiece model equal to paper tokenization of a converted XLM-R-style fast
     tokenizer (``spec``, its JSON): its unigram pieces and scores in the fast tokenizer's id
     order (so the library's ids are the tokenizer's), its special tokens as control pieces, and
     the normaliser the fast steps stand for: the charsmap (``nmt_nfkc``), a dummy prefix,
-    extra whitespace removed, spaces escaped as U+2581. None for any other layout."""
+    extra whitespace removed, spaces escaped as U+2581. None for any other layout.
+    ``serialised``: :func:`unigram_pieces` of the same JSON and specials, where already made."""
     normalizer = spec.get("normalizer") or {}
     steps = normalizer.get("normalizers", [normalizer])
     pre_tokenizer = spec.get("pre_tokenizer") or {}
@@ -352,7 +354,7 @@ def native_model(spec: dict[str, Any], specials: Iterable[str]) -> bytes | None:
     )
     if not layout:
         return None
-    pieces, trainer = _pieces_and_trainer(spec, specials)
+    pieces, trainer = serialised or unigram_pieces(spec, specials)
     # the normaliser of the model XLM-R was trained with, which the fast steps stand for
     normalizer_message = (
         bytes_field(1, b"nmt_nfkc")
@@ -413,11 +415,17 @@ class NativePieces:
         return encoded
 
 
-def install_native_pieces(tokenizer: Any, spec: dict[str, Any], unknown_id: int) -> bool:
+def install_native_pieces(
+    tokenizer: Any,
+    spec: dict[str, Any],
+    unknown_id: int,
+    serialised: tuple[bytes, bytes] | None = None,
+) -> bool:
     """Give a paper tokenizer of XLM-R's layout its :class:`NativePieces` (read back with
     :func:`native_pieces`); returns False, changing nothing, for any other. ``spec``: the
-    tokenizer's JSON as loaded, before any paper step."""
-    proto = native_model(spec, tokenizer.all_special_tokens)
+    tokenizer's JSON as loaded, before any paper step; ``serialised`` its
+    :func:`unigram_pieces`, where already made."""
+    proto = native_model(spec, tokenizer.all_special_tokens, serialised)
     if proto is None:
         return False
     setattr(tokenizer, NATIVE_ATTRIBUTE, NativePieces(proto, tokenizer, unknown_id))
