@@ -185,9 +185,9 @@ def install_sentencepiece_segmentation(
     cut its text as the SentencePiece library does; returns False, changing nothing, for any
     other tokenizer. ``spec`` is the tokenizer's JSON (``backend_tokenizer.to_str()``, read
     once by the caller for every step it takes), ``serialised`` its :func:`unigram_pieces`
-    where already made. The tokenizer keeps working as a fast one
-    (offsets, word ids, batches); only its pre-tokenizer holds Python code, so it can no longer
-    be saved or pickled."""
+    where already made. The tokenizer keeps working as a fast one (offsets, word ids,
+    batches); only its pre-tokenizer holds Python code, so it can no longer be saved or
+    pickled."""
     from tokenizers import pre_tokenizers
 
     backend = getattr(tokenizer, "backend_tokenizer", None)
