@@ -9,7 +9,8 @@ named: the rows whose sides each take an hour (benchmarks/panx_peer.py,
 benchmarks/bf16_workflow.py; their arguments after ``--``, the same for every run), and
 benchmarks/bf16_cpu.py, benchmarks/bf16_ceiling.py and benchmarks/bf16_variants.py, which run
 their own rounds, each side in a fresh process (one run of three rounds is what their rows
-report). A run's results are the result files it wrote.
+report). A run's results are the result files it wrote. The longest of the default ones is
+benchmarks/bf16_agreement.py (about 20 minutes a run here: 37,350 pairs predicted three ways).
 
     .venv/bin/python benchmarks/reproduce.py [--runs 3] [NAME ...]   # NAME: a script's stem
     .venv/bin/python benchmarks/reproduce.py bf16_workflow -- --task tatoeba --download DIR
@@ -29,8 +30,8 @@ from _common import REPO, RESULTS
 SCRIPTS = (
     "predict_throughput", "forward_flops", "finetune_throughput", "tokenize_throughput",
     "paper_tokenization", "workflow_overhead", "predict_memory", "retrieval_scale", "bf16_cpu",
-    "bf16_ceiling", "bf16_variants", "lora_memory", "finetune_memory", "llm_memory",
-    "panx_peer", "bf16_workflow",
+    "bf16_ceiling", "bf16_variants", "bf16_agreement", "lora_memory", "finetune_memory",
+    "llm_memory", "panx_peer", "bf16_workflow",
 )  # fmt: skip
 # left out unless named: those whose one run is already rounds of fresh processes, and those
 # that take an hour a side (and need --download)
