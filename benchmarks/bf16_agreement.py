@@ -125,6 +125,7 @@ def main() -> None:
             flush=True,
         )
     total = sum(e["n"] for e in per_language.values())
+    epochs = "epoch" if args.epochs == 1 else "epochs"
     summary = {}
     for name in ("bf16", "bf16_cast"):
         differences = [e[f"difference_{name}"] for e in per_language.values()]
@@ -139,9 +140,7 @@ def main() -> None:
     result = {
         "cpu_model": cpu_model(),
         "cpu_bf16_units": cpu_bf16_units(),
-        "model": f"e5-small fine-tuned on XNLI en dev, {args.epochs} epoch"
-        + ("s" * (args.epochs != 1))
-        + ", fp32",
+        "model": f"e5-small fine-tuned on XNLI en dev, {args.epochs} {epochs}, fp32",
         "batch_size": args.batch_size,
         "pairs": total,
         "pairs_per_file": args.pairs or "all",

@@ -10,7 +10,7 @@ benchmarks/bf16_workflow.py; their arguments after ``--``, the same for every ru
 benchmarks/bf16_cpu.py, benchmarks/bf16_ceiling.py and benchmarks/bf16_variants.py, which run
 their own rounds, each side in a fresh process (one run of three rounds is what their rows
 report). A run's results are the result files it wrote. The longest of the default ones is
-benchmarks/bf16_agreement.py (about 20 minutes a run here: 37,350 pairs predicted three ways).
+benchmarks/bf16_agreement.py (about 16 minutes a run here: 37,350 pairs predicted three ways).
 
     .venv/bin/python benchmarks/reproduce.py [--runs 3] [NAME ...]   # NAME: a script's stem
     .venv/bin/python benchmarks/reproduce.py bf16_workflow -- --task tatoeba --download DIR
