@@ -82,12 +82,15 @@ class Measured:
 def combine(values: list[Any]) -> Any:
     """The runs' records as one: equal values as they are, numbers that differ as
     :class:`Measured`, dicts and equal-length lists entry by entry; anything else that differs
-    as the list of the runs' values."""
+    as the list of the runs' values. A key that only some runs' dicts have (a record that a
+    later version of its script writes differently, such as a job that only later runs) is
+    combined over the runs that have it."""
     first = values[0]
     if all(v == first for v in values):
         return first
-    if all(isinstance(v, dict) for v in values) and all(v.keys() == first.keys() for v in values):
-        return {key: combine([v[key] for v in values]) for key in first}
+    if all(isinstance(v, dict) for v in values):
+        keys = list(dict.fromkeys(key for v in values for key in v))
+        return {key: combine([v[key] for v in values if key in v]) for key in keys}
     if all(isinstance(v, list) and len(v) == len(first) for v in values):
         return [combine(list(column)) for column in zip(*values, strict=True)]
     if all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):

@@ -43,3 +43,15 @@ def test_every_process_of_every_run_is_one_list_for_a_range_over_all_of_them() -
     combined = report.combine([{"peaks": [100, 200]}, {"peaks": [110, 200]}, {"peaks": [90, 200]}])
     assert sorted(report.every(combined["peaks"])) == [90, 100, 110, 200]
     assert report.every([1.5, 2.5]) == [1.5, 2.5]
+
+
+def test_a_key_only_some_runs_have_is_combined_over_those_and_the_rest_as_before() -> None:
+    # an earlier run's record noted where its CPU was read from; the later script's does not
+    runs = [
+        {"machine": {"cpu_model": "AMD EPYC", "cpu_from": "the jobs"}, "seconds": 4233.0},
+        {"machine": {"cpu_model": "AMD EPYC"}, "seconds": 4271.0},
+    ]
+    combined = report.combine(runs)
+    # median of two: their mean, (4233 + 4271) / 2 = 4252
+    assert f"{combined['seconds']:.0f}" == "4252 (4233 to 4271)"
+    assert combined["machine"] == {"cpu_model": "AMD EPYC", "cpu_from": "the jobs"}
