@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -24,6 +25,26 @@ RESULTS = REPO / "benchmarks" / "results"
 # the machine's load when the benchmark started (1, 5 and 15 minute averages): a figure measured
 # beside other work is not comparable, and the row says what it ran beside
 LOAD_AT_START = os.getloadavg()
+
+
+def code_revision() -> str | None:
+    """The commit the benchmark runs on, ``+ changes`` when tracked files differ from it (None
+    outside a git checkout): a row's runs made by two versions of the code say so."""
+
+    def git(*args: str) -> str:
+        command = ["git", "-C", str(REPO), *args]
+        return subprocess.run(command, capture_output=True, text=True, check=True).stdout.strip()
+
+    try:
+        commit = git("rev-parse", "--short", "HEAD")
+        changed = git("status", "--porcelain", "--untracked-files=no")
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return commit + (" + changes" if changed else "")
+
+
+# taken when the benchmark starts: the checkout may move on while an hour-long one runs
+REVISION_AT_START = code_revision()
 
 
 def e5_folder() -> Path:
@@ -246,8 +267,9 @@ def rounds_record(rounds: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def write_result(name: str, result: dict[str, Any]) -> Path:
-    """benchmarks/results/{name}.json, with the machine it ran on."""
+    """benchmarks/results/{name}.json, with the commit it started on and the machine it ran on."""
     RESULTS.mkdir(parents=True, exist_ok=True)
     path = RESULTS / f"{name}.json"
-    path.write_text(json.dumps({**result, "machine": machine()}, indent=2) + "\n")
+    record = {**result, "commit": REVISION_AT_START, "machine": machine()}
+    path.write_text(json.dumps(record, indent=2) + "\n")
     return path

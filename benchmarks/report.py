@@ -504,7 +504,8 @@ def main() -> None:
         "is the median of the three with the lowest and highest beside it, so that a figure",
         "one run does not reach is not printed as reached; a row measured once says so. Each",
         "row names the CPU it ran on and its bf16 units (`avx512_bf16`, `amx_bf16`), which",
-        "decide the bf16 figures.",
+        "decide the bf16 figures. Each result records the commit its run started on (`commit`;",
+        "`+ changes` when tracked files differed from it).",
         "",
         f"Machine: {machine.get('machine', {}).get('platform', '?')}, "
         f"{machine.get('machine', {}).get('cpus', '?')} CPUs, torch "
