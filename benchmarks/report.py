@@ -82,9 +82,10 @@ class Measured:
 def combine(values: list[Any]) -> Any:
     """The runs' records as one: equal values as they are, numbers that differ as
     :class:`Measured`, dicts and equal-length lists entry by entry; anything else that differs
-    as the list of the runs' values. A key that only some runs' dicts have (a record that a
-    later version of its script writes differently, such as a job that only later runs) is
-    combined over the runs that have it."""
+    as the list of the runs' values. A key that only some runs' dicts have (a record that
+    another version of its script wrote differently: bf16_workflow's first PAN-X run noted by
+    hand where its fp32 side's CPU came from, a later version named its load figures
+    otherwise) is combined over the runs that have it."""
     first = values[0]
     if all(v == first for v in values):
         return first
